@@ -1,0 +1,34 @@
+"""The tournament data layer: configuration, schedule, results store, ratings and reports.
+
+Pure library code (no engine needed); the game-playing side builds on it:
+
+* :mod:`~arena.tournament.config` -- :func:`load_config` -> :class:`TournamentConfig`.
+* :mod:`~arena.tournament.schedule` -- :class:`Schedule`: every game to play, by ``game_id``.
+* :mod:`~arena.tournament.records` -- :class:`GameRecord` / :class:`Fault`, the raw results.
+* :mod:`~arena.tournament.store` -- :class:`Store`: one SQLite file per tournament.
+* :mod:`~arena.tournament.ratings` -- :class:`Ratings`: TrueSkill in schedule order, incremental.
+* :mod:`~arena.tournament.stats` -- per-bot statistics with bootstrap intervals, head-to-head.
+* :mod:`~arena.tournament.export` -- CSV / JSON Lines files.
+* :mod:`~arena.tournament.render` -- rich tables and the JSON shapes of the CLI.
+
+Typical flow: ``config = load_config(path)``; ``store = Store.open(results_path(config.name))``;
+``store.init_tournament(...)``; play ``Schedule.from_config(config).pending(store.done_game_ids())``
+and ``store.add_game(record)`` each; then ``standings = rank_store(store)`` and render it.
+"""
+
+from arena.tournament.config import BotEntry, Limits, TournamentConfig, load_config, parse_config
+from arena.tournament.records import Fault, GameRecord
+from arena.tournament.schedule import Schedule, ScheduledGame, deal_seed
+
+__all__ = [
+    "BotEntry",
+    "Fault",
+    "GameRecord",
+    "Limits",
+    "Schedule",
+    "ScheduledGame",
+    "TournamentConfig",
+    "deal_seed",
+    "load_config",
+    "parse_config",
+]

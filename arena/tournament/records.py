@@ -1,0 +1,184 @@
+"""The stored result of one game: raw records from which every table is derived.
+
+A :class:`GameRecord` is what a worker hands back after playing one scheduled game and what
+:class:`arena.tournament.store.Store` keeps. ``places`` follows RULINGS G7: a list of places, best
+first, each a tuple of seats that share it, e.g. ``((1,), (0, 3), (2,))``. Place numbers derived
+from it use competition ranking ("1224"): tied seats share the better place and the next place is
+skipped, so a bot placed last is always place ``len(table)``.
+
+``to_json``/``from_json`` give a lossless JSON form (used for worker-to-parent messages, exports
+and tests).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.tournament.errors import RecordError
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A bot's failure in one game (timeout, crash, protocol error, ...); ``code`` names the kind."""
+
+    seat: int
+    bot: str
+    code: str
+    detail: str
+    log_tail: str = ""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The result of one finished game; see the module docstring for ``places``.
+
+    ``winner`` is the winning seat or ``None`` (drawn or blocked game); ``reason`` says how the game
+    ended ('emptied', 'blocked', 'cap', 'fault', ...); ``moves`` are the action texts in order,
+    forced ones included; ``hands`` holds per-hand details for multi-hand matches.
+    """
+
+    game_id: int
+    deal_id: int
+    table: tuple[str, ...]
+    deal_seed: int
+    places: tuple[tuple[int, ...], ...]
+    winner: int | None
+    reason: str
+    decisions: int
+    duration_s: float
+    faults: tuple[Fault, ...] = ()
+    moves: tuple[str, ...] = ()
+    hands: tuple[dict[str, Any], ...] = field(default=(), hash=False)
+
+    def __post_init__(self) -> None:
+        _check_places(self)
+        _check_winner(self)
+        _check_faults(self)
+
+    @property
+    def winner_bot(self) -> str | None:
+        """The winning bot's name, or ``None`` when no seat won."""
+        return None if self.winner is None else self.table[self.winner]
+
+    def place_of(self, seat: int) -> int:
+        """The 1-based place of ``seat`` in competition ranking (ties share the better place)."""
+        return self.seat_places()[seat]
+
+    def seat_places(self) -> tuple[int, ...]:
+        """The 1-based place of every seat, in seat order (competition ranking)."""
+        result = [0] * len(self.table)
+        place = 1
+        for group in self.places:
+            for seat in group:
+                result[seat] = place
+            place += len(group)
+        return tuple(result)
+
+    def faulty_bots(self) -> frozenset[str]:
+        """Names of the bots that faulted in this game."""
+        return frozenset(fault.bot for fault in self.faults)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict holding every field (tuples become lists)."""
+        return {
+            "game_id": self.game_id,
+            "deal_id": self.deal_id,
+            "table": list(self.table),
+            "deal_seed": self.deal_seed,
+            "places": [list(group) for group in self.places],
+            "winner": self.winner,
+            "reason": self.reason,
+            "decisions": self.decisions,
+            "duration_s": self.duration_s,
+            "faults": [fault_to_dict(fault) for fault in self.faults],
+            "moves": list(self.moves),
+            "hands": [dict(hand) for hand in self.hands],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        """Rebuild a record from :meth:`to_dict` output; raises :class:`RecordError` if malformed."""
+        try:
+            return cls(
+                game_id=int(data["game_id"]),
+                deal_id=int(data["deal_id"]),
+                table=tuple(str(name) for name in data["table"]),
+                deal_seed=int(data["deal_seed"]),
+                places=tuple(tuple(int(s) for s in group) for group in data["places"]),
+                winner=None if data["winner"] is None else int(data["winner"]),
+                reason=str(data["reason"]),
+                decisions=int(data["decisions"]),
+                duration_s=float(data["duration_s"]),
+                faults=tuple(fault_from_dict(f) for f in data.get("faults", ())),
+                moves=tuple(str(m) for m in data.get("moves", ())),
+                hands=tuple(dict(h) for h in data.get("hands") or ()),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise RecordError(f"malformed game record: {exc!r}") from exc
+
+    def to_json(self) -> str:
+        """One line of JSON holding every field."""
+        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        """Parse :meth:`to_json` output; raises :class:`RecordError` if malformed."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"game record is not JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise RecordError("game record is not a JSON object")
+        return cls.from_dict(data)
+
+
+def fault_to_dict(fault: Fault) -> dict[str, Any]:
+    """A JSON-ready dict of a :class:`Fault`."""
+    return {
+        "seat": fault.seat,
+        "bot": fault.bot,
+        "code": fault.code,
+        "detail": fault.detail,
+        "log_tail": fault.log_tail,
+    }
+
+
+def fault_from_dict(data: dict[str, Any]) -> Fault:
+    """Rebuild a :class:`Fault` from :func:`fault_to_dict` output."""
+    return Fault(
+        seat=int(data["seat"]),
+        bot=str(data["bot"]),
+        code=str(data["code"]),
+        detail=str(data["detail"]),
+        log_tail=str(data.get("log_tail", "")),
+    )
+
+
+def _check_places(record: GameRecord) -> None:
+    seats = [seat for group in record.places for seat in group]
+    if sorted(seats) != list(range(len(record.table))) or any(not g for g in record.places):
+        raise RecordError(
+            f"game {record.game_id}: places {record.places!r} must hold every seat of "
+            f"the {len(record.table)}-seat table exactly once, in non-empty groups"
+        )
+
+
+def _check_winner(record: GameRecord) -> None:
+    if record.winner is not None and record.places[0] != (record.winner,):
+        raise RecordError(
+            f"game {record.game_id}: winner seat {record.winner} must be alone in first place, "
+            f"got places {record.places!r}"
+        )
+
+
+def _check_faults(record: GameRecord) -> None:
+    for fault in record.faults:
+        if not 0 <= fault.seat < len(record.table) or record.table[fault.seat] != fault.bot:
+            raise RecordError(
+                f"game {record.game_id}: fault names seat {fault.seat} bot {fault.bot!r}, "
+                f"which does not match the table {record.table!r}"
+            )

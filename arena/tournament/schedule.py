@@ -1,0 +1,130 @@
+"""The deterministic game schedule of a tournament.
+
+Order: tables, then deals within a table (``rounds`` fresh deals), then seatings within a deal.
+
+* Round-robin: every ``seats``-sized combination of the sorted bot names
+  (``itertools.combinations``).
+* Gauntlet: each candidate (sorted) with every ``(seats - 1)``-combination of the sorted field;
+  the candidate is listed first.
+* Seatings: ``rotations`` replays each deal ``seats`` times, rotation ``k`` putting bot
+  ``(i + k) mod seats`` of the table in seat ``i``; ``permutations`` replays it in every
+  permutation (``itertools.permutations`` order, identity first).
+
+Every replay of one deal shares its ``deal_id`` and ``deal_seed`` (duplicate deals), so seat luck
+cancels out. ``deal_seed`` comes from SHA-256 of ``f"{seed}:{deal_id}"`` (63 bits, fits SQLite).
+A game's ``game_id`` is its index in schedule order, so results are comparable across runs and
+the whole schedule never needs to exist in memory: :class:`Schedule` computes any game from its id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from arena.tournament.config import TournamentConfig
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame:
+    """One game to play: ``table`` holds the bot name in each seat."""
+
+    game_id: int
+    deal_id: int
+    table: tuple[str, ...]
+    deal_seed: int
+    seating: int
+
+
+def deal_seed(seed: int, deal_id: int) -> int:
+    """The 63-bit seed of deal ``deal_id`` in a tournament seeded with ``seed``."""
+    digest = hashlib.sha256(f"{seed}:{deal_id}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
+    """The tables of the tournament in schedule order, each a tuple of bot names (seat 0 first)."""
+    field = sorted(entry.name for entry in config.bots)
+    if config.format == "gauntlet":
+        candidates = sorted(entry.name for entry in config.candidates)
+        return [
+            (cand, *rest)
+            for cand in candidates
+            for rest in itertools.combinations(field, config.seats - 1)
+        ]
+    return list(itertools.combinations(field, config.seats))
+
+
+def seatings(seats: int, kind: str) -> list[tuple[int, ...]]:
+    """Seat arrangements as index tuples: seat ``i`` gets table member ``arrangement[i]``."""
+    if kind == "permutations":
+        return list(itertools.permutations(range(seats)))
+    return [tuple((i + k) % seats for i in range(seats)) for k in range(seats)]
+
+
+class Schedule:
+    """The games of a tournament in order; indexable by ``game_id`` without building them all."""
+
+    def __init__(
+        self, table_list: Sequence[tuple[str, ...]], rounds: int,
+        arrangements: Sequence[tuple[int, ...]], seed: int,
+    ) -> None:
+        self._tables = list(table_list)
+        self._rounds = rounds
+        self._arrangements = list(arrangements)
+        self._seed = seed
+
+    @classmethod
+    def from_config(cls, config: TournamentConfig) -> Schedule:
+        """The schedule that ``config`` describes."""
+        return cls(tables(config), config.rounds, seatings(config.seats, config.seatings), config.seed)
+
+    @property
+    def tables(self) -> list[tuple[str, ...]]:
+        """The tables in schedule order (sorted names; seat order comes from the seating)."""
+        return list(self._tables)
+
+    @property
+    def deal_count(self) -> int:
+        """Number of distinct deals (tables x rounds)."""
+        return len(self._tables) * self._rounds
+
+    @property
+    def seatings_per_deal(self) -> int:
+        """How many times each deal is replayed."""
+        return len(self._arrangements)
+
+    def __len__(self) -> int:
+        return self.deal_count * self.seatings_per_deal
+
+    def __getitem__(self, game_id: int) -> ScheduledGame:
+        if not 0 <= game_id < len(self):
+            raise IndexError(f"game id {game_id} is outside the schedule (0..{len(self) - 1})")
+        deal_id, seating = divmod(game_id, self.seatings_per_deal)
+        members = self._tables[deal_id // self._rounds]
+        table = tuple(members[i] for i in self._arrangements[seating])
+        return ScheduledGame(game_id, deal_id, table, deal_seed(self._seed, deal_id), seating)
+
+    def __iter__(self) -> Iterator[ScheduledGame]:
+        return (self[game_id] for game_id in range(len(self)))
+
+    def pending(self, done: Iterable[int]) -> Iterator[ScheduledGame]:
+        """The games whose ids are not in ``done``, in schedule order (for resuming)."""
+        finished = set(done)
+        return (self[g] for g in range(len(self)) if g not in finished)
+
+    def games_of(self, bot: str) -> Iterator[ScheduledGame]:
+        """The games in which ``bot`` plays, in schedule order."""
+        per_table = self._rounds * self.seatings_per_deal
+        for index, members in enumerate(self._tables):
+            if bot in members:
+                start = index * per_table
+                yield from (self[g] for g in range(start, start + per_table))
+
+
+def schedule_size(bots: int, seats: int, rounds: int, kind: str = "rotations") -> int:
+    """Games in a round-robin of ``bots`` bots (a quick estimate without building a config)."""
+    replays = math.factorial(seats) if kind == "permutations" else seats
+    return math.comb(bots, seats) * rounds * replays
