@@ -31,3 +31,7 @@ class DuplicateGameError(StoreError):
 
 class ConfigChangedError(StoreError):
     """The store holds results of a different configuration under the same tournament name."""
+
+
+class ExportError(ArenaError):
+    """Results cannot be exported (unknown format, folder not writable, ...)."""

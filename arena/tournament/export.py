@@ -1,0 +1,106 @@
+"""Export stored games and rankings as CSV or JSON Lines files.
+
+``export(store, "csv", out_dir)`` writes ``<name>-games.csv`` and ``<name>-rankings.csv``
+(``.jsonl`` for ``"jsonl"``). Games come in ``game_id`` order; rankings in rank order.
+CSV cells holding lists (table, places, faults, moves) are JSON text, so nothing is lost;
+places are G7 seat groups (see :mod:`arena.tournament.records`). Each file is written to a
+temporary name and renamed, so a failed export never leaves half a file under the final name.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TextIO
+
+from arena.tournament.errors import ExportError
+from arena.tournament.ratings import Rankings, Standing, rank_store
+from arena.tournament.records import GameRecord
+from arena.tournament.store import Store
+
+FORMATS = ("csv", "jsonl")
+
+GAME_FIELDS = (
+    "game_id", "deal_id", "deal_seed", "table", "places", "winner", "winner_bot", "reason",
+    "decisions", "duration_s", "faults", "moves", "hands", "finished_at",
+)
+RANKING_FIELDS = (
+    "rank", "bot", "mu", "sigma", "score", "games", "wins", "win_rate", "win_rate_lo",
+    "win_rate_hi", "mean_place", "mean_place_lo", "mean_place_hi", "faults", "disqualified",
+)
+
+
+def export(
+    store: Store, fmt: str, out_dir: str | Path, rankings: Rankings | None = None
+) -> list[Path]:
+    """Write the games and rankings of ``store`` to ``out_dir``; returns the two paths.
+
+    ``rankings`` defaults to :func:`rank_store` of the store. Raises :class:`ExportError`.
+    """
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    rankings = rankings or rank_store(store)
+    folder = Path(out_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"{folder}: cannot create the export folder: {exc.strerror or exc}") from exc
+    games_path = folder / f"{rankings.tournament}-games.{fmt}"
+    ranks_path = folder / f"{rankings.tournament}-rankings.{fmt}"
+    games = (game_row(record, at) for record, at in store.finished_games())
+    _write(games_path, fmt, GAME_FIELDS, games)
+    _write(ranks_path, fmt, RANKING_FIELDS, (standing_row(s) for s in rankings.standings))
+    return [games_path, ranks_path]
+
+
+def game_row(record: GameRecord, finished_at: str = "") -> dict[str, Any]:
+    """A flat dict of one game: every record field plus ``winner_bot`` and ``finished_at``."""
+    row = record.to_dict()
+    row["winner_bot"] = record.winner_bot
+    row["finished_at"] = finished_at
+    return {name: row[name] for name in GAME_FIELDS}
+
+
+def standing_row(standing: Standing) -> dict[str, Any]:
+    """A flat dict of one ranking line, intervals split into ``_lo``/``_hi`` columns."""
+    stats = standing.stats
+    win_ci = stats.win_rate_ci or (None, None)
+    place_ci = stats.mean_place_ci or (None, None)
+    return {
+        "rank": standing.rank, "bot": standing.bot, "mu": standing.mu, "sigma": standing.sigma,
+        "score": standing.score, "games": stats.games, "wins": stats.wins,
+        "win_rate": stats.win_rate, "win_rate_lo": win_ci[0], "win_rate_hi": win_ci[1],
+        "mean_place": stats.mean_place, "mean_place_lo": place_ci[0],
+        "mean_place_hi": place_ci[1], "faults": stats.faults,
+        "disqualified": standing.disqualified,
+    }
+
+
+def _write(path: Path, fmt: str, fields: tuple[str, ...], rows: Iterable[dict[str, Any]]) -> None:
+    temp = path.with_name(path.name + ".part")
+    try:
+        with temp.open("w", encoding="utf-8", newline="") as handle:
+            if fmt == "csv":
+                _write_csv(handle, fields, rows)
+            else:
+                handle.writelines(json.dumps(row, separators=(",", ":")) + "\n" for row in rows)
+        os.replace(temp, path)
+    except OSError as exc:
+        temp.unlink(missing_ok=True)
+        raise ExportError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+
+
+def _write_csv(handle: TextIO, fields: tuple[str, ...], rows: Iterable[dict[str, Any]]) -> None:
+    writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _cell(v) for k, v in row.items()})
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, separators=(",", ":"))
+    return "" if value is None else value
