@@ -19,8 +19,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-import yaml
-
 from arena.cards import RANKS, RED_SUITS, Card, rank_index
 from arena.errors import InvalidCardError, RulesError
 
@@ -171,6 +169,8 @@ def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
 
 
 def _parse_yaml(text: str, source: str) -> dict[str, Any]:
+    import yaml  # imported here so that bots in the sandbox can use this module without PyYAML
+
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as error:
@@ -278,7 +278,7 @@ def build_rules(raw: dict[str, Any], source: str) -> RuleSet:
     rules = RuleSet(
         name=name, summary=summary, seats_min=seats_min, seats_max=seats_max,
         seats_default=seats_default, hand_size=hand_size, hand_size_by_seats=by_seats,
-        jokers=jokers, starter=starter, powers=tuple(powers), max_cards=max_cards, sets=sets,
+        jokers=jokers, starter=starter, powers=tuple((s, p) for s, p, _ in powers), max_cards=max_cards, sets=sets,
         inert_after_opener=inert, never_together=never, skips=skips, draw_when=draw_when,
         draws_per_turn=per_turn, after_draw=after_draw, recycles=recycles, ace_draws=ace_draws,
         blocked=blocked, decision_cap=cap, settings=settings,
@@ -369,7 +369,6 @@ def _power_table(entries: list[tuple[str, Power, list[int]]], jokers: int) -> tu
 
 def _check_playable(rules: RuleSet, source: str) -> None:
     """Refuse combinations the engine cannot play exactly, naming the key."""
-    biggest = max([rules.hand_size, *rules.hand_size_by_seats.values()])
     for seats in range(rules.seats_min, rules.seats_max + 1):
         dealt = rules.hand_size_for(seats) * seats
         if dealt + 1 > rules.deck_size():
@@ -377,7 +376,6 @@ def _check_playable(rules: RuleSet, source: str) -> None:
                 f"{source}: key 'deal.hand_size': {rules.hand_size_for(seats)} cards for {seats} seats "
                 f"needs {dealt + 1} cards with the starter, the deck holds {rules.deck_size()}"
             )
-    del biggest
     if rules.jokers:
         raise RulesError(f"{source}: key 'deal.jokers': jokers are not supported by this engine yet")
     kinds = {p.stack for p in rules.power_of if p.stack}

@@ -1,0 +1,470 @@
+"""The referee's game state: legality, application of actions, outcome (RULINGS.md G1-G9).
+
+:class:`Game` holds the full state of one hand and is owned by the referee; bots only ever see
+an :class:`~arena.observation.Observation` built by :meth:`Game.observation`. Cards are the
+integer codes of :mod:`arena.cards`; every card power comes from the rule set's precomputed
+tables, so the same code plays every preset.
+
+Two questions have one answer each:
+
+* *Is this action legal?* :meth:`Game.check` (it raises :class:`IllegalActionError` with the
+  reason); :meth:`Game.apply` accepts exactly what ``check`` accepts.
+* *Which actions are there?* :meth:`Game.legal_actions`, a deterministic, bounded list; see
+  :mod:`arena.moves` for what it holds when a 7 opens a suit.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from arena.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
+from arena.cards import NAMES, RANK_OF, SUIT_OF, SUITS, Card
+from arena.errors import GameOverError, IllegalActionError, PositionError
+from arena.rules import RuleSet
+from arena import moves
+
+STARTER_ATTEMPTS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A penalty waiting for the seat to move: its kind (a ``stack`` name) and size."""
+
+    kind: str
+    amount: int
+
+    def to_json(self) -> dict:
+        """``{"kind": ..., "amount": N}`` as NOTATION.md prints it."""
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: ``status`` ``won``/``drawn``, ``reason`` ``emptied``/``blocked``/``cap``."""
+
+    status: str
+    reason: str
+    winner: int | None
+    places: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One public event of the history: who did what, and how many cards they drew."""
+
+    seat: int
+    action: str
+    drew: int = 0
+
+    def to_json(self) -> dict:
+        """The wire form: ``{"seat": 1, "action": "draw", "drew": 2}``."""
+        return {"seat": self.seat, "action": self.action, "drew": self.drew}
+
+
+class Game:
+    """One hand of a rule set, with the full hidden state. Build with :meth:`new` or :meth:`setup`."""
+
+    def __init__(self, rules: RuleSet, seats: int, seed: int) -> None:
+        rules.check_seats(seats)
+        self.rules = rules
+        self.seats = seats
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.hands: list[list[int]] = [[] for _ in range(seats)]
+        self.stock: list[int] = []  # the next card to draw is the LAST element (pop() is O(1))
+        self.discard: list[int] = []  # the top card is the last element
+        self.active_suit = -1  # -1: any suit may be played (a crazy-eights starter 8)
+        self.pending_kind: str | None = None
+        self.pending_amount = 0
+        self.direction = 1
+        self.to_move = 0
+        self.recycles_left = rules.recycles
+        self.passes_in_row = 0
+        self.decisions = 0
+        self.draws_this_turn = 0
+        self.drawn_card = -1  # C4: a playable drawn card that the next play must include
+        self.outcome: Outcome | None = None
+        self.history: list[Event] = []
+        self._legal: list[ActionType] | None = None
+
+    # -- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: RuleSet, seats: int | None = None, seed: int = 0) -> Game:
+        """Shuffle and deal from ``seed`` (RULINGS S1, C1: starter policy of the rule set)."""
+        game = cls(rules, seats or rules.seats_default, seed)
+        game._deal()
+        return game
+
+    @classmethod
+    def setup(
+        cls, rules: RuleSet, hands: Sequence[Sequence[int]], top: int, *, seed: int = 0,
+        discard: Sequence[int] = (), stock: Sequence[int] = (), to_move: int = 0,
+        direction: int = 1, active_suit: int | None = None, pending: Pending | None = None,
+        recycles_left: int | None | type(...) = ...,
+    ) -> Game:
+        """A rigged position (NOTATION.md "Positions"); ``stock`` lists the next card first."""
+        game = cls(rules, len(hands), seed)
+        game.hands = [list(h) for h in hands]
+        game.discard = [*discard, top]
+        game.stock = list(reversed(stock))
+        game.to_move = to_move
+        game.direction = direction
+        game.active_suit = SUIT_OF[top] if active_suit is None else active_suit
+        if pending is not None and pending.amount > 0:
+            game.pending_kind, game.pending_amount = pending.kind, pending.amount
+        if recycles_left is not ...:
+            game.recycles_left = recycles_left
+        game._check_setup()
+        return game
+
+    def _check_setup(self) -> None:
+        cards = [c for h in self.hands for c in h] + self.discard + self.stock
+        if len(set(cards)) != len(cards):
+            twice = sorted({NAMES[c] for c in cards if cards.count(c) > 1})
+            raise PositionError(f"card {twice[0]} is listed twice")
+        if any(c >= self.rules.deck_size() for c in cards):
+            raise PositionError(f"rules '{self.rules.name}' play without jokers")
+        if not 0 <= self.to_move < self.seats:
+            raise PositionError(f"key 'to_move': expected a seat 0..{self.seats - 1}, got {self.to_move}")
+        if self.direction not in (1, -1):
+            raise PositionError(f"key 'direction': expected 1 or -1, got {self.direction}")
+        kinds = {p.stack for p in self.rules.power_of if p.stack}
+        if self.pending_kind is not None and self.pending_kind not in kinds:
+            raise PositionError(f"key 'pending': kind must be one of {sorted(kinds)}, got {self.pending_kind!r}")
+
+    def _deal(self) -> None:
+        rules = self.rules
+        size = rules.hand_size_for(self.seats)
+        for _ in range(STARTER_ATTEMPTS):
+            cards = list(range(rules.deck_size()))
+            self.rng.shuffle(cards)
+            self.hands = [cards[i * size:(i + 1) * size] for i in range(self.seats)]
+            rest = cards[self.seats * size:]
+            starter = rest.pop()
+            if rules.starter == "redeal" and not rules.power_of[starter].is_plain:
+                continue
+            self.discard = [starter]
+            self.stock = rest
+            power = rules.power_of[starter]
+            self.active_suit = -1 if power.calls_suit else SUIT_OF[starter]
+            return
+        raise PositionError("no plain starter found")  # pragma: no cover - needs a deck of power cards
+
+    # -- queries ----------------------------------------------------------------------------
+
+    @property
+    def top(self) -> int:
+        """The top card of the discard pile."""
+        return self.discard[-1]
+
+    @property
+    def pending(self) -> Pending | None:
+        """The penalty waiting for the seat to move, if any."""
+        if self.pending_kind is None:
+            return None
+        return Pending(self.pending_kind, self.pending_amount)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has an outcome."""
+        return self.outcome is not None
+
+    def can_draw(self) -> bool:
+        """True when at least one card can be drawn (the stock, or a recycle of the pile)."""
+        return bool(self.stock) or self._can_recycle()
+
+    def _can_recycle(self) -> bool:
+        return self.recycles_left != 0 and len(self.discard) > 1
+
+    def legal_actions(self) -> list[ActionType]:
+        """Every legal action, deterministic and bounded (see :mod:`arena.moves`)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[ActionType]:
+        if self.outcome is not None:
+            return []
+        plays = moves.legal_plays(self)
+        if self.drawn_card >= 0:
+            return plays or [DRAW]  # pragma: no cover - a drawn playable card always plays
+        if plays:
+            return plays
+        if self.pending_kind is not None:
+            return [DRAW]
+        if self.draws_this_turn > 0:
+            return [DRAW]  # C4: an unplayable draw with draws left must draw again
+        return [DRAW] if self.can_draw() else [PASS]
+
+    def next_cards(self, prefix: Sequence[int]) -> list[Card]:
+        """The cards of the hand that may be laid after ``prefix`` (empty: the legal first cards).
+
+        With :meth:`check`, this lets a bot build any legal play one card at a time, including
+        the long 7-flushes that :meth:`legal_actions` lists only in their shortest and fullest form.
+        """
+        return [Card(c) for c in moves.next_cards(self, list(prefix))]
+
+    def check(self, action: ActionType | str) -> ActionType:
+        """The action, parsed; raise :class:`IllegalActionError` (with the reason) if it is illegal."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if self.outcome is not None:
+            raise GameOverError("the game is over")
+        if isinstance(action, Play):
+            reason = moves.play_error(self, action)
+        elif isinstance(action, Draw):
+            reason = self._draw_error()
+        elif isinstance(action, Pass):
+            reason = self._pass_error()
+        else:
+            raise IllegalActionError(str(action), "not an action")
+        if reason:
+            raise IllegalActionError(str(action), reason)
+        return action
+
+    def _draw_error(self) -> str | None:
+        if self.pending_kind is not None:
+            return "a pending penalty can be answered" if moves.legal_plays(self) else None
+        if self.drawn_card >= 0:
+            return "the drawn card can be played and must be (C4)"
+        if moves.legal_plays(self):
+            return "drawing is allowed only when no play is legal"
+        if self.draws_this_turn >= self.rules.draws_per_turn:
+            return "no draws left this turn"  # pragma: no cover - the turn has ended by then
+        if not self.can_draw():
+            return "no card can be drawn (empty stock, no recycle): pass instead"
+        return None
+
+    def _pass_error(self) -> str | None:
+        if self._compute_legal() != [PASS]:
+            return "passing is allowed only when nothing can be played or drawn"
+        return None
+
+    # -- application --------------------------------------------------------------------------
+
+    def apply(self, action: ActionType | str) -> None:
+        """Check and apply one decision of the seat to move."""
+        action = self.check(action)
+        self._apply_checked(action)
+
+    def apply_legal(self, action: ActionType) -> None:
+        """Apply an action taken from :meth:`legal_actions` (no second check: the hot path)."""
+        self._apply_checked(action)
+
+    def _apply_checked(self, action: ActionType) -> None:
+        seat = self.to_move
+        self._legal = None
+        if isinstance(action, Play):
+            self._play(seat, action)
+        elif isinstance(action, Draw):
+            self._draw_action(seat)
+        else:
+            self.history.append(Event(seat, "pass"))
+            self.passes_in_row += 1
+            self._end_turn(self._next_seat(seat, 0))
+        self.decisions += 1
+        self._check_end()
+
+    def _play(self, seat: int, play: Play) -> None:
+        rules = self.rules
+        hand = self.hands[seat]
+        cards = play.cards
+        for card in cards:
+            hand.remove(card)
+        self.discard.extend(cards)
+        self.history.append(Event(seat, str(play)))
+        self.passes_in_row = 0
+        live = moves.live_cards(rules, cards)
+        cancelled = self._apply_penalties(live)
+        drew = 0
+        if cancelled:
+            drew = self._draw_cards(seat, self.pending_amount)  # S8: the red jack's player draws the rest
+            self._clear_pending()
+        if not hand and rules.ace_draws and rules.power_of[cards[-1]].calls_suit:
+            drew += self._draw_cards(seat, 1)  # S10: no finishing on an ace while a card can be drawn
+        if drew:
+            self.history[-1] = Event(seat, str(play), drew)
+        top = cards[-1]
+        self.active_suit = play.call if play.call is not None else SUIT_OF[top]
+        if not hand:
+            self._win(seat)
+            return
+        skips = self._apply_table_effects(seat, live)
+        self._end_turn(self._next_seat(seat, skips))
+
+    def _apply_penalties(self, live: Sequence[int]) -> bool:
+        """Add pickups and take off cancels in laid order; True when a cancelling card answered."""
+        cancelled = False
+        power_of = self.rules.power_of
+        for card in live:
+            power = power_of[card]
+            if power.pickup:
+                if self.pending_kind != power.stack:
+                    self.pending_amount = 0
+                self.pending_kind = power.stack
+                self.pending_amount += power.pickup
+            elif power.cancels and self.pending_kind == power.cancels:
+                cancelled = True
+                cut = power.cancel_amount or self.pending_amount
+                self.pending_amount = max(0, self.pending_amount - cut)
+        return cancelled
+
+    def _apply_table_effects(self, seat: int, live: Sequence[int]) -> int:
+        """Skips, reverses and swaps in laid order (G3c); returns the number of seats skipped."""
+        skips = 0
+        power_of = self.rules.power_of
+        for card in live:
+            power = power_of[card]
+            if power.skip:
+                skips += 1
+            if power.reverse:
+                self.direction = -self.direction
+            if power.swap:
+                partner = (seat + self.direction) % self.seats
+                self.hands[seat], self.hands[partner] = self.hands[partner], self.hands[seat]
+        if self.rules.skips == "once":
+            skips = min(skips, 1)
+        return skips
+
+    def _draw_action(self, seat: int) -> None:
+        if self.pending_kind is not None:
+            drew = self._draw_cards(seat, self.pending_amount)
+            self._clear_pending()
+            self.history.append(Event(seat, "draw", drew))
+            self.passes_in_row = 0 if drew else self.passes_in_row + 1  # S12: an empty penalty draw is a pass
+            self._end_turn(self._next_seat(seat, 0))
+            return
+        drew = self._draw_cards(seat, 1)
+        self.history.append(Event(seat, "draw", drew))
+        self.passes_in_row = 0
+        self.draws_this_turn += 1
+        if self.rules.after_draw == "must-play":
+            self._after_must_play_draw(seat)
+        else:
+            self._end_turn(self._next_seat(seat, 0))
+
+    def _after_must_play_draw(self, seat: int) -> None:
+        """C4: play a playable drawn card, or draw again while draws and stock last."""
+        card = self.hands[seat][-1]
+        if moves.first_card_ok(self, card):
+            self.drawn_card = card
+        elif self.draws_this_turn < self.rules.draws_per_turn and self.can_draw():
+            pass  # same seat, must draw again
+        else:
+            self._end_turn(self._next_seat(seat, 0))
+
+    def _draw_cards(self, seat: int, count: int) -> int:
+        """Draw up to ``count`` cards into the seat's hand, recycling as allowed (G4)."""
+        hand = self.hands[seat]
+        drew = 0
+        while drew < count:
+            if not self.stock and not self._recycle():
+                break
+            hand.append(self.stock.pop())
+            drew += 1
+        return drew
+
+    def _recycle(self) -> bool:
+        if not self._can_recycle():
+            return False
+        pile = self.discard[:-1]
+        del self.discard[:-1]
+        self.rng.shuffle(pile)
+        self.stock = pile
+        if self.recycles_left is not None:
+            self.recycles_left -= 1
+        return True
+
+    def _clear_pending(self) -> None:
+        self.pending_kind = None
+        self.pending_amount = 0
+
+    def _next_seat(self, seat: int, skips: int) -> int:
+        return (seat + self.direction * (1 + skips)) % self.seats
+
+    def _end_turn(self, next_seat: int) -> None:
+        self.to_move = next_seat
+        self.draws_this_turn = 0
+        self.drawn_card = -1
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def _win(self, seat: int) -> None:
+        self.outcome = Outcome("won", "emptied", seat, self._places(seat))
+
+    def _check_end(self) -> None:
+        if self.outcome is not None:
+            return
+        if self.passes_in_row >= self.seats:
+            self._blocked()
+        elif self.decisions >= self.rules.decision_cap:
+            self.outcome = Outcome("drawn", "cap", None, self._places(None))
+
+    def _leaders(self) -> list[int]:
+        fewest = min(len(h) for h in self.hands)
+        return [s for s in range(self.seats) if len(self.hands[s]) == fewest]
+
+    def _blocked(self) -> None:
+        """S14/C6: fewest cards wins; a tie for fewest is a draw."""
+        leaders = self._leaders()
+        if len(leaders) == 1:
+            self.outcome = Outcome("won", "blocked", leaders[0], self._places(leaders[0]))
+        else:
+            self.outcome = Outcome("drawn", "blocked", None, self._places(None))
+
+    def _places(self, winner: int | None) -> tuple[tuple[int, ...], ...]:
+        """G7: the winner first, the others by fewest cards left; equal counts share a place."""
+        others = [s for s in range(self.seats) if s != winner]
+        by_count: dict[int, list[int]] = {}
+        for s in others:
+            by_count.setdefault(len(self.hands[s]), []).append(s)
+        places = [tuple(by_count[n]) for n in sorted(by_count)]
+        return ((winner,), *places) if winner is not None else tuple(places)
+
+    # -- views ----------------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> "Observation":
+        """What ``seat`` may see (G8), with its legal actions when it is to move."""
+        from arena.observation import observe
+
+        return observe(self, seat)
+
+    def to_json(self) -> dict:
+        """The position in the JSON shape of NOTATION.md (``arena replay --json``)."""
+        outcome = self.outcome
+        return {
+            "rules": self.rules.name,
+            "status": outcome.status if outcome else "playing",
+            "winner": outcome.winner if outcome else None,
+            "reason": outcome.reason if outcome else None,
+            "to_move": self.to_move,
+            "direction": self.direction,
+            "top": NAMES[self.top],
+            "active_suit": SUITS[self.active_suit] if self.active_suit >= 0 else None,
+            "pending": self.pending.to_json() if self.pending else None,
+            "hands": [[NAMES[c] for c in h] for h in self.hands],
+            "stock": [NAMES[c] for c in reversed(self.stock)],
+            "discard": [NAMES[c] for c in self.discard[:-1]],
+            "recycles_left": self.recycles_left,
+            "decisions": self.decisions,
+            "places": [list(p) for p in outcome.places] if outcome else None,
+        }
+
+    def all_cards(self) -> list[int]:
+        """Every card in play, wherever it is (for invariant checks)."""
+        return [c for h in self.hands for c in h] + self.stock + self.discard
+
+
+def replay(game: Game, texts: Iterable[str]) -> Game:
+    """Apply action texts in order (raising at the first invalid or illegal one)."""
+    for text in texts:
+        game.apply(text)
+    return game
+
+
+def ranks_of(cards: Iterable[int]) -> list[int]:
+    """The rank index of each card (jokers: -1)."""
+    return [RANK_OF[c] for c in cards]

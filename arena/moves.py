@@ -1,0 +1,331 @@
+"""Which plays are legal: the single source of legality for plays, and their bounded enumeration.
+
+A play's first card must fit the pile (or answer the pending penalty); every later card must
+match the previous card's rank (where the rule set allows sets) or belong to a suit that a
+suit-opening card (Switch's 7) laid earlier in the same play has opened (RULINGS S3, S4, C2).
+
+**What** :func:`legal_plays` **lists.** Plays whose cards all keep their power are listed
+exhaustively, one per distinct outcome: the same cards ending on the same card count once
+(their order changes nothing but the first card's fit), with the inert middle cards laid in
+card-code order. Plays that open a suit can pour in a whole suit, and their count grows as
+2^n with the suit's length (a 20-card hand with a 7 and ten of its suit has over 5,000), while
+every card after the opener is inert (S6): for each possible final card (the new top, and the
+suit call) the list holds the **shortest** play ending on it and the **fullest** one the
+greedy builder finds. Every other flush is legal too: :func:`next_cards` answers "which cards
+may follow this partial play", so a bot can build any of them card by card, and
+:func:`play_error` accepts exactly the legal ones. The list is deterministic and its length is
+bounded by ``2 * hand * 4`` per opener plus the sets.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Sequence
+
+from arena.actions import Play
+from arena.cards import CARDS, NAMES, RANK_OF, SUIT_OF, SUITS
+from arena.rules import RuleSet
+
+if TYPE_CHECKING:
+    from arena.game import Game
+
+ALL_SUITS = (0, 1, 2, 3)
+SHORTEST_SEARCH_LIMIT = 4000
+
+
+def first_card_ok(game: Game, card: int) -> bool:
+    """May ``card`` start a play now (S3, C2)?"""
+    power = game.rules.power_of[card]
+    if game.pending_kind is not None:
+        return game.pending_kind in power.answers
+    if power.wild or game.active_suit < 0:
+        return True
+    return SUIT_OF[card] == game.active_suit or RANK_OF[card] == RANK_OF[game.discard[-1]]
+
+
+def can_follow(rules: RuleSet, previous: int, card: int, opened: int) -> bool:
+    """May ``card`` be laid right after ``previous``, with ``opened`` a bit set of opened suits?"""
+    if rules.sets and RANK_OF[card] == RANK_OF[previous]:
+        return True
+    return bool(opened >> SUIT_OF[card] & 1)
+
+
+def opened_after(rules: RuleSet, cards: Sequence[int]) -> int:
+    """The bit set of suits opened by the suit-opening cards among ``cards``."""
+    opened = 0
+    power_of = rules.power_of
+    for card in cards:
+        if power_of[card].opens_suit:
+            opened |= 1 << SUIT_OF[card]
+    return opened
+
+
+def live_cards(rules: RuleSet, cards: Sequence[int]) -> Sequence[int]:
+    """The cards of a play whose powers apply: all, or those before the first opener (S6)."""
+    if not rules.inert_after_opener:
+        return cards
+    power_of = rules.power_of
+    for i, card in enumerate(cards):
+        if power_of[card].opens_suit:
+            return cards[:i]
+    return cards
+
+
+def _mixes(rules: RuleSet, cards: Sequence[int]) -> bool:
+    """True when the play holds cards of two groups that never go together (S5)."""
+    groups = [g for g in rules.never_together if any(c in g for c in cards)]
+    return len(groups) > 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking one play
+
+
+def play_error(game: Game, play: Play) -> str | None:
+    """Why ``play`` is illegal now, or None when it is legal."""
+    rules = game.rules
+    cards = play.cards
+    hand = game.hands[game.to_move]
+    missing = [NAMES[c] for c in cards if c not in hand]
+    if missing:
+        return f"{missing[0]} is not in the hand of seat {game.to_move}"
+    if len(set(cards)) != len(cards):
+        return "a card is laid twice"
+    if rules.max_cards is not None and len(cards) > rules.max_cards:
+        return f"at most {rules.max_cards} card(s) per play"
+    if game.drawn_card >= 0 and game.drawn_card not in cards:
+        return f"the play must include the drawn card {NAMES[game.drawn_card]}"
+    reason = _first_card_error(game, cards[0])
+    if reason:
+        return reason
+    reason = _chain_error(rules, cards)
+    if reason:
+        return reason
+    if _mixes(rules, cards):
+        return "red and black jacks never go in one play"
+    return _call_error(rules, play) or _announce_error(play)
+
+
+def _first_card_error(game: Game, card: int) -> str | None:
+    if first_card_ok(game, card):
+        return None
+    if game.pending_kind is not None:
+        return (f"a {game.pending_kind} penalty of {game.pending_amount} is pending: "
+                f"{NAMES[card]} does not answer it")
+    suit = SUITS[game.active_suit]
+    return f"{NAMES[card]} matches neither the active suit {suit} nor the rank of {NAMES[game.discard[-1]]}"
+
+
+def _chain_error(rules: RuleSet, cards: Sequence[int]) -> str | None:
+    opened = opened_after(rules, cards[:1])
+    for previous, card in zip(cards, cards[1:]):
+        if not can_follow(rules, previous, card, opened):
+            if not rules.sets and rules.max_cards != 1:
+                return f"{NAMES[card]} cannot follow {NAMES[previous]}"
+            return (f"{NAMES[card]} cannot follow {NAMES[previous]}: a later card must match the "
+                    "previous card's rank" + (" or a suit opened earlier in the play"
+                                             if any(p.opens_suit for p in rules.power_of) else ""))
+        if rules.power_of[card].opens_suit:
+            opened |= 1 << SUIT_OF[card]
+    return None
+
+
+def _call_error(rules: RuleSet, play: Play) -> str | None:
+    calls = rules.power_of[play.cards[-1]].calls_suit
+    if calls and play.call is None:
+        return f"a play ending on {NAMES[play.cards[-1]]} must name a suit ({NAMES[play.cards[-1]]}=H)"
+    if not calls and play.call is not None:
+        return f"a suit may be named only by a play ending on a suit-calling card, not {NAMES[play.cards[-1]]}"
+    return None
+
+
+def _announce_error(play: Play) -> str | None:
+    if play.announce:
+        return "this rule set has no last-card announcements"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Enumerating plays
+
+
+def next_cards(game: Game, prefix: list[int]) -> list[int]:
+    """Cards of the hand that may follow the partial play ``prefix`` (S4); sorted by code."""
+    rules = game.rules
+    hand = sorted(set(game.hands[game.to_move]) - set(prefix))
+    if not prefix:
+        return [c for c in hand if first_card_ok(game, c)]
+    if rules.max_cards is not None and len(prefix) >= rules.max_cards:
+        return []
+    opened = opened_after(rules, prefix)
+    follow = [c for c in hand if can_follow(rules, prefix[-1], c, opened)]
+    return [c for c in follow if not _mixes(rules, [*prefix, c])]
+
+
+def legal_plays(game: Game) -> list[Play]:
+    """Every legal play, in the bounded canonical form described in the module docstring."""
+    rules = game.rules
+    hand = sorted(game.hands[game.to_move])
+    openers = [c for c in hand if first_card_ok(game, c)]
+    if not openers:
+        return []
+    if rules.max_cards == 1 or not rules.sets:
+        sequences = [[c] for c in openers]
+    else:
+        sequences = _set_plays(rules, hand, openers)
+    sequences += _opened_plays(game, hand, openers)
+    if game.drawn_card >= 0:
+        sequences = [s for s in sequences if game.drawn_card in s]
+    return _with_calls(rules, sequences)
+
+
+def _with_calls(rules: RuleSet, sequences: list[list[int]]) -> list[Play]:
+    plays = []
+    power_of = rules.power_of
+    for seq in sequences:
+        cards = tuple(CARDS[c] for c in seq)
+        if power_of[seq[-1]].calls_suit:
+            plays.extend(Play(cards, suit) for suit in ALL_SUITS)
+        else:
+            plays.append(Play(cards))
+    return plays
+
+
+def _set_plays(rules: RuleSet, hand: list[int], openers: list[int]) -> list[list[int]]:
+    """Same-rank plays without a suit opener: one per (set, final card) (S4, C2)."""
+    by_rank: dict[int, list[int]] = {}
+    for card in hand:
+        by_rank.setdefault(RANK_OF[card], []).append(card)
+    opener_set = set(openers)
+    power_of = rules.power_of
+    sequences = []
+    for rank in sorted({RANK_OF[c] for c in openers}):
+        cards = [c for c in by_rank[rank] if not power_of[c].opens_suit]
+        limit = len(cards) if rules.max_cards is None else min(len(cards), rules.max_cards)
+        for size in range(1, limit + 1):
+            for group in combinations(cards, size):
+                if size > 1 and _mixes(rules, group):
+                    continue
+                sequences.extend(_orders_of_set(group, opener_set))
+    return sequences
+
+
+def _orders_of_set(group: tuple[int, ...], openers: set[int]) -> list[list[int]]:
+    if len(group) == 1:
+        return [[group[0]]] if group[0] in openers else []
+    sequences = []
+    for last in group:
+        rest = [c for c in group if c != last]
+        first = next((c for c in rest if c in openers), None)
+        if first is not None:
+            sequences.append([first, *[c for c in rest if c != first], last])
+    return sequences
+
+
+def _opened_plays(game: Game, hand: list[int], openers: list[int]) -> list[list[int]]:
+    """Plays led by a suit opener: shortest and fullest for each final card (module docstring)."""
+    rules = game.rules
+    sequences: list[list[int]] = []
+    for opener in openers:
+        if not rules.power_of[opener].opens_suit:
+            continue
+        seen: set[tuple[int, ...]] = set()
+        for last in _reachable(rules, hand, opener):
+            for seq in (_shortest(rules, hand, opener, last), _fullest(rules, hand, opener, last)):
+                if seq is not None and tuple(seq) not in seen and not _mixes(rules, seq):
+                    seen.add(tuple(seq))
+                    sequences.append(seq)
+    return sequences
+
+
+def _reachable(rules: RuleSet, hand: list[int], opener: int) -> list[int]:
+    """The opener itself and every card that some play led by it can end on."""
+    opened = 1 << SUIT_OF[opener]
+    reached = {opener}
+    changed = True
+    while changed:
+        changed = False
+        ranks = {RANK_OF[c] for c in reached}
+        for card in hand:
+            if card in reached:
+                continue
+            if (opened >> SUIT_OF[card] & 1) or (rules.sets and RANK_OF[card] in ranks):
+                reached.add(card)
+                if rules.power_of[card].opens_suit:
+                    opened |= 1 << SUIT_OF[card]
+                changed = True
+    if rules.max_cards is not None and rules.max_cards < 2:
+        return [opener]
+    return sorted(reached)
+
+
+def _shortest(rules: RuleSet, hand: list[int], opener: int, last: int) -> list[int] | None:
+    """Breadth-first: the shortest legal sequence from ``opener`` ending on ``last``."""
+    if last == opener:
+        return [opener]
+    frontier = [[opener]]
+    explored = 0
+    while frontier and explored < SHORTEST_SEARCH_LIMIT:
+        next_frontier = []
+        for seq in frontier:
+            opened = opened_after(rules, seq)
+            for card in hand:
+                if card in seq or not can_follow(rules, seq[-1], card, opened):
+                    continue
+                explored += 1
+                if card == last:
+                    return [*seq, card]
+                next_frontier.append([*seq, card])
+        frontier = next_frontier
+    return None
+
+
+def _fullest(rules: RuleSet, hand: list[int], opener: int, last: int) -> list[int] | None:
+    """Greedy: lay as many cards as can follow before ``last``; None if ``last`` then cannot follow."""
+    if last == opener:
+        return None
+    seq = [opener]
+    opened = 1 << SUIT_OF[opener]
+    remaining = [c for c in hand if c not in (opener, last)]
+    reserve = _reserve_for(rules, remaining, opener, last)
+    if reserve is not None:
+        remaining.remove(reserve)
+    while True:
+        card = _pick_next(rules, seq[-1], remaining, opened, last)
+        if card is None:
+            break
+        seq.append(card)
+        remaining.remove(card)
+        if rules.power_of[card].opens_suit:
+            opened |= 1 << SUIT_OF[card]
+    tail = [reserve, last] if reserve is not None else [last]
+    for card in tail:
+        if not can_follow(rules, seq[-1], card, opened):
+            return None
+        seq.append(card)
+    return seq
+
+
+def _reserve_for(rules: RuleSet, remaining: list[int], opener: int, last: int) -> int | None:
+    """A same-rank card kept back to lay just before ``last`` when its suit will not be open."""
+    suits = {SUIT_OF[opener]} | {SUIT_OF[c] for c in remaining if rules.power_of[c].opens_suit}
+    if SUIT_OF[last] in suits or rules.power_of[last].opens_suit:
+        return None
+    partners = [c for c in remaining if RANK_OF[c] == RANK_OF[last]]
+    return partners[0] if partners else None
+
+
+def _pick_next(rules: RuleSet, previous: int, remaining: list[int], opened: int, last: int) -> int | None:
+    """The next card for the fullest play: openers first, then cards whose rank carries others."""
+    followers = [c for c in remaining if can_follow(rules, previous, c, opened)]
+    if not followers:
+        return None
+    power_of = rules.power_of
+    openers = [c for c in followers if power_of[c].opens_suit and not opened >> SUIT_OF[c] & 1]
+    if openers:
+        return openers[0]
+    stranded = {RANK_OF[c] for c in remaining if not opened >> SUIT_OF[c] & 1}
+    carriers = [c for c in followers if RANK_OF[c] in stranded]
+    if carriers:
+        return carriers[0]
+    return followers[0]

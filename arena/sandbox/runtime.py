@@ -1,0 +1,102 @@
+"""The world-readable runtime folder: the bot host and a copy of the ``arena`` package.
+
+The repository may live where a bot's uid cannot read it (CI clones as root into an unknown
+folder), so once per referee process the pure-stdlib package files are copied into a temp
+folder that every slot uid can read, and byte-compiled there (a bot's uid cannot write
+``__pycache__``, and compiling on every start would cost milliseconds).
+"""
+
+from __future__ import annotations
+
+import atexit
+import compileall
+import logging
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+import arena
+
+log = logging.getLogger("arena.sandbox")
+
+HOST_SCRIPT = "arena_host.py"
+HOST_FILTER = "host.bpf"
+_PYTHON_CANDIDATES = ("/usr/bin/python3.11", "/usr/local/bin/python3.11", "/usr/bin/python3")
+
+
+class Runtime:
+    """One per referee process: ``base`` (0711) holds ``rt/`` (0755), ``logs/`` and slot folders."""
+
+    def __init__(self, host_filter: bytes | None) -> None:
+        self.pid = os.getpid()
+        self.base = Path(tempfile.mkdtemp(prefix="arena-sandbox-"))
+        # Slot uids may pass through base to their own folder, not list it.
+        os.chmod(self.base, 0o711)
+        self.rt = self.base / "rt"
+        self.logs = self.base / "logs"
+        self.logs.mkdir(mode=0o700)
+        self._copy_package(host_filter)
+        atexit.register(self.remove)
+
+    def _copy_package(self, host_filter: bytes | None) -> None:
+        """Copy ``arena``'s .py files and the host script, then byte-compile them."""
+        source = Path(arena.__file__).resolve().parent
+        shutil.copytree(source, self.rt / "arena", ignore=shutil.ignore_patterns(
+            "__pycache__", "*.pyc", "*.so", "py.typed", "*.yaml"))
+        shutil.copy2(source / "sandbox" / "host.py", self.rt / HOST_SCRIPT)
+        if host_filter is not None:
+            (self.rt / HOST_FILTER).write_bytes(host_filter)
+        compileall.compile_dir(self.rt, quiet=2, workers=1)
+        _make_world_readable(self.rt)
+
+    def remove(self) -> None:
+        """Delete everything (registered with atexit; forked workers leave the parent's alone)."""
+        if os.getpid() == self.pid:
+            shutil.rmtree(self.base, ignore_errors=True)
+
+
+def _make_world_readable(root: Path) -> None:
+    """Folders 0755, files 0644: readable by every slot uid, writable by none."""
+    os.chmod(root, 0o755)
+    for folder, dirs, files in os.walk(root):
+        for name in dirs:
+            os.chmod(os.path.join(folder, name), 0o755)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o644)
+
+
+_runtime: Runtime | None = None
+
+
+def get_runtime(host_filter: bytes | None) -> Runtime:
+    """The runtime of this process (a forked worker builds its own)."""
+    global _runtime
+    if _runtime is None or _runtime.pid != os.getpid():
+        _runtime = Runtime(host_filter)
+    return _runtime
+
+
+def reachable_by_others(path: str) -> bool:
+    """Whether a uid with no rights of its own can execute ``path`` (every folder o+x)."""
+    real = os.path.realpath(path)
+    parts = Path(real).parents
+    try:
+        if not all(os.stat(p).st_mode & stat.S_IXOTH for p in parts):
+            return False
+        mode = os.stat(real).st_mode
+    except OSError:
+        return False
+    return bool(mode & stat.S_IXOTH and mode & stat.S_IROTH)
+
+
+def find_python(for_other_uid: bool) -> str | None:
+    """A Python 3.11+ for the bot host: this one if reachable, else a system one."""
+    if not for_other_uid or reachable_by_others(sys.executable):
+        return sys.executable
+    for candidate in _PYTHON_CANDIDATES:
+        if os.path.exists(candidate) and reachable_by_others(candidate):
+            return candidate
+    return None

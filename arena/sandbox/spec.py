@@ -1,0 +1,126 @@
+"""What a tournament names (:class:`BotSpec`) and how much a bot may use (:class:`Limits`)."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from arena.errors import ConfigError
+
+_SPEC_KEYS = frozenset({"name", "path", "class", "cmd", "command"})
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot: a Python file and class, or the argv of an executable speaking docs/protocol.md.
+
+    Exactly one of ``path`` and ``command`` is set. Relative paths are resolved by
+    :meth:`parse` against the folder of the file that named the bot.
+    """
+
+    name: str
+    path: Path | None = None
+    class_name: str = "Bot"
+    command: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.path is None) == (self.command is None):
+            raise ConfigError(f"bot {self.name!r}: give exactly one of a path or a command")
+        if self.command is not None and not self.command:
+            raise ConfigError(f"bot {self.name!r}: the command is empty")
+        if not self.class_name.isidentifier():
+            raise ConfigError(f"bot {self.name!r}: class {self.class_name!r} is not a name")
+
+    @staticmethod
+    def parse(text_or_mapping: str | Mapping[str, Any], base_dir: Path) -> "BotSpec":
+        """Read ``"bots/x.py"``, ``"bots/x.py:MyBot"`` or ``{name:, cmd: [...]}`` / ``{path:}``.
+
+        Raises :class:`arena.errors.ConfigError` naming the input when it cannot be used.
+        """
+        if isinstance(text_or_mapping, str):
+            return _parse_text(text_or_mapping, Path(base_dir))
+        if isinstance(text_or_mapping, Mapping):
+            return _parse_mapping(text_or_mapping, Path(base_dir))
+        raise ConfigError(f"a bot is a 'file.py[:Class]' text or a mapping, not {text_or_mapping!r}")
+
+
+def _parse_text(text: str, base_dir: Path, name: str | None = None) -> BotSpec:
+    """``file.py`` or ``file.py:ClassName``, the file resolved against ``base_dir``."""
+    file_part, class_name = text.strip(), "Bot"
+    head, sep, tail = file_part.rpartition(":")
+    if sep and tail.isidentifier():
+        file_part, class_name = head, tail
+    if not file_part.endswith(".py"):
+        raise ConfigError(f"bot {text!r}: expected a Python file 'name.py' or 'name.py:Class'")
+    path = (base_dir / file_part).resolve()
+    if not path.is_file():
+        raise ConfigError(f"bot {text!r}: no such file {str(path)!r}")
+    default = path.stem if class_name == "Bot" else f"{path.stem}:{class_name}"
+    return BotSpec(name=name or default, path=path, class_name=class_name)
+
+
+def _parse_mapping(data: Mapping[str, Any], base_dir: Path) -> BotSpec:
+    """``{name:, path: "x.py[:Class]", class:}`` or ``{name:, cmd: [argv...] | "a b c"}``."""
+    unknown = set(data) - _SPEC_KEYS
+    if unknown:
+        raise ConfigError(f"bot {dict(data)!r}: unknown key(s) {sorted(unknown)}")
+    name = data.get("name")
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise ConfigError(f"bot {dict(data)!r}: 'name' must be a non-empty text")
+    cmd = data.get("cmd", data.get("command"))
+    if ("path" in data) == (cmd is not None):
+        raise ConfigError(f"bot {dict(data)!r}: give exactly one of 'path' and 'cmd'")
+    if cmd is None:
+        text = str(data["path"])
+        if "class" in data:
+            text = f"{text}:{data['class']}"
+        return _parse_text(text, base_dir, name)
+    if not name:
+        raise ConfigError(f"bot {dict(data)!r}: a command bot needs a 'name'")
+    return BotSpec(name=name, command=_parse_command(cmd, base_dir, name))
+
+
+def _parse_command(cmd: Any, base_dir: Path, name: str) -> tuple[str, ...]:
+    """Split a command and make arguments that name files under ``base_dir`` absolute."""
+    argv = shlex.split(cmd) if isinstance(cmd, str) else cmd
+    if not isinstance(argv, (list, tuple)) or not argv or not all(isinstance(a, str) for a in argv):
+        raise ConfigError(f"bot {name!r}: 'cmd' must be a non-empty list of texts, not {cmd!r}")
+    # Relative file arguments are relative to the tournament file, not to the bot's cwd
+    # (which is its private folder), so they are made absolute here.
+    return tuple(str((base_dir / a).resolve()) if _is_relative_file(a, base_dir) else a for a in argv)
+
+
+def _is_relative_file(arg: str, base_dir: Path) -> bool:
+    """True for an argument like ``bots/x.sh`` that names an existing file under ``base_dir``."""
+    return not arg.startswith(("-", "/")) and (base_dir / arg).is_file()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one bot. Times are seconds, CPU time unless said otherwise.
+
+    ``move_time``: CPU seconds per decision. ``bank``: CPU seconds a bot may exceed
+    ``move_time`` by, in total, across one game. ``wall_factor``: the wall-clock watchdog of
+    a decision is ``max(move_time * wall_factor, move_time + bank left)`` plus a small
+    constant, so a sleeping or blocked bot is caught. ``init_time``: wall seconds to start
+    the process and answer ``start``. ``log_bytes``: the bot's own output kept.
+    """
+
+    move_time: float = 1.0
+    wall_factor: float = 3.0
+    bank: float = 2.0
+    memory_mb: int = 1024
+    init_time: float = 10.0
+    log_bytes: int = 64 * 1024
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if not isinstance(value, (int, float)) or value < 0:
+                raise ConfigError(f"limits: {field.name} must be a number >= 0, not {value!r}")
+        if self.move_time <= 0 or self.wall_factor < 1 or self.memory_mb < 32:
+            raise ConfigError(
+                f"limits: need move_time > 0, wall_factor >= 1, memory_mb >= 32; got {self!r}"
+            )
