@@ -1,0 +1,180 @@
+"""Tournament file validation: every error names the file and the key."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from arena.errors import ArenaError, ConfigError
+from arena.tournament.config import load_config, parse_config
+
+FULL = textwrap.dedent(
+    """\
+    name: demo
+    rules: switch
+    seats: 4
+    bots: [random, greedy, heuristic, bots/my_bot.py, bots/x.py:Cls, {name: cbot, cmd: [./cbot]}]
+    format: round-robin
+    rounds: 10
+    seatings: rotations
+    seed: 2026
+    workers: auto
+    limits: {move_time: 1.0, memory_mb: 1024, wall_factor: 3, bank: 0, init_time: 5}
+    """
+)
+
+
+def parse(text: str):
+    return parse_config(text, source="demo.yaml", default_name="demo")
+
+
+def test_full_example_parses_with_display_names():
+    config = parse(FULL)
+    assert config.name == "demo"
+    assert config.bot_names == ("random", "greedy", "heuristic", "my_bot", "Cls", "cbot")
+    assert config.bots[3].spec == "bots/my_bot.py"
+    assert config.bots[5].spec == {"name": "cbot", "cmd": ["./cbot"]}
+    assert (config.seats, config.rounds, config.seed) == (4, 10, 2026)
+    assert config.workers is None and config.worker_count == (os.cpu_count() or 1)
+    assert config.limits.move_time == 1.0 and config.limits.memory_mb == 1024
+    assert config.limits.wall_factor == 3.0 and config.limits.bank == 0.0
+    assert config.limits.init_time == 5.0
+
+
+def test_defaults_for_a_minimal_file():
+    config = parse("bots: [a, b, c, d]")
+    assert config.name == "demo" and config.rules == "switch" and config.seats == 4
+    assert config.format == "round-robin" and config.seatings == "rotations"
+    assert config.rounds == 1 and config.limits.wall_factor is None
+
+
+def test_the_documented_seats_message():
+    with pytest.raises(ConfigError) as err:
+        parse("seats: x\nbots: [a, b]")
+    assert str(err.value) == "demo.yaml: key 'seats': expected an integer 2..10, got 'x'"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("seats: 11\nbots: [a, b]", "seats"),
+        ("seats: 1\nbots: [a, b]", "seats"),
+        ("seats: true\nbots: [a, b]", "seats"),
+        ("seats: 2.5\nbots: [a, b]", "seats"),
+        ("rounds: 0\nbots: [a, b, c, d]", "rounds"),
+        ("seed: -1\nbots: [a, b, c, d]", "seed"),
+        ("seed: '7'\nbots: [a, b, c, d]", "seed"),
+        ("format: swiss\nbots: [a, b, c, d]", "format"),
+        ("seatings: all\nbots: [a, b, c, d]", "seatings"),
+        ("workers: 0\nbots: [a, b, c, d]", "workers"),
+        ("workers: many\nbots: [a, b, c, d]", "workers"),
+        ("rules: ''\nbots: [a, b, c, d]", "rules"),
+        ("name: ../evil\nbots: [a, b, c, d]", "name"),
+        ("colour: red\nbots: [a, b, c, d]", "colour"),
+        ("bots: a", "bots"),
+        ("bots: []", "bots"),
+        ("bots: [a, 5, c, d]", "bots[1]"),
+        ("bots: [a, b, c, {cmd: []}]", "bots[3]"),
+        ("bots: [a, b, c, {name: ''}]", "bots[3].name"),
+        ("bots: [a, b, c, d]\nlimits: 3", "limits"),
+        ("bots: [a, b, c, d]\nlimits: {cpu: 1}", "limits.cpu"),
+        ("bots: [a, b, c, d]\nlimits: {move_time: 0}", "limits.move_time"),
+        ("bots: [a, b, c, d]\nlimits: {memory_mb: 1.5}", "limits.memory_mb"),
+        ("bots: [a, b, c, d]\nlimits: {bank: -1}", "limits.bank"),
+        ("bots: [a, b, c, d]\nlimits: {wall_factor: .nan}", "limits.wall_factor"),
+        ("bots: [a, bots/a.py, c, d]", "bots"),
+        ("bots: [a, b, c]", "seats"),
+        ("bots: [a, b, c, d]\ncandidates: [e]", "candidates"),
+        ("bots: [a, b, c, d]\nformat: gauntlet", "candidates"),
+        ("bots: [a, b, c, d]\nformat: gauntlet\ncandidates: [a]", "candidates"),
+        ("bots: [a, b]\nformat: gauntlet\ncandidates: [x]", "seats"),
+    ],
+)
+def test_each_error_names_file_and_key(text, key):
+    with pytest.raises(ConfigError) as err:
+        parse(text)
+    message = str(err.value)
+    assert message.startswith(f"demo.yaml: key '{key}': "), message
+    assert "\n" not in message
+
+
+def test_missing_bots_is_named():
+    with pytest.raises(ConfigError, match=r"^demo\.yaml: key 'bots': required"):
+        parse("seats: 4")
+
+
+def test_duplicate_bot_names_are_refused_across_forms():
+    with pytest.raises(ConfigError, match="duplicate bot name 'x'"):
+        parse("seats: 2\nbots: [bots/x.py, {name: x, cmd: [./x]}]")
+
+
+def test_malformed_yaml_reports_line_and_column():
+    with pytest.raises(ConfigError) as err:
+        parse("name: demo\nbots: [a, b\nseats: 4\n")
+    assert str(err.value).startswith("demo.yaml: line ")
+    assert "column" in str(err.value)
+
+
+def test_a_key_written_twice_is_refused_with_its_line():
+    with pytest.raises(ConfigError, match=r"line 2, column 1: .*'seats' is written twice"):
+        parse("seats: 2\nseats: 3\nbots: [a, b, c]")
+
+
+def test_top_level_must_be_a_mapping():
+    with pytest.raises(ConfigError, match="expected a mapping"):
+        parse("- a\n- b\n")
+
+
+def test_load_config_names_the_path_and_defaults_name_to_stem(tmp_path):
+    path = tmp_path / "spring-cup.yaml"
+    path.write_text("bots: [a, b, c, d]\n", encoding="utf-8")
+    assert load_config(path).name == "spring-cup"
+    path.write_text("bots: [a, b, c, d]\nrounds: x\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=rf"^{path}: key 'rounds'"):
+        load_config(path)
+
+
+def test_missing_file_is_a_config_error(tmp_path):
+    with pytest.raises(ArenaError, match="cannot read"):
+        load_config(tmp_path / "nope.yaml")
+
+
+def test_gauntlet_parses_candidates():
+    config = parse("bots: [a, b, c]\nformat: gauntlet\ncandidates: [new.py]\nseats: 3")
+    assert config.bot_names == ("a", "b", "c", "new")
+
+
+def test_config_hash_is_sha256_hex_and_ignores_bot_order_and_workers():
+    base = parse(FULL).config_hash
+    assert len(base) == 64 and int(base, 16) >= 0
+    reordered = FULL.replace(
+        "[random, greedy, heuristic,", "[heuristic, random, greedy,"
+    ).replace("workers: auto", "workers: 3")
+    assert parse(reordered).config_hash == base
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("rounds: 10", "rounds: 11"), ("seed: 2026", "seed: 2027"), ("rules: switch", "rules: x.yaml"),
+     ("move_time: 1.0", "move_time: 2.0"), ("seatings: rotations", "seatings: permutations"),
+     ("./cbot", "./cbot2")],
+)
+def test_config_hash_changes_with_any_result_affecting_key(old, new):
+    assert FULL.count(old) == 1
+    assert parse(FULL.replace(old, new)).config_hash != parse(FULL).config_hash
+
+
+def test_config_hash_is_stable_across_processes(tmp_path):
+    path = tmp_path / "demo.yaml"
+    path.write_text(FULL, encoding="utf-8")
+    code = f"from arena.tournament.config import load_config; print(load_config({str(path)!r}).config_hash)"
+    hashes = set()
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        hashes.add(out.stdout.strip())
+    assert hashes == {load_config(path).config_hash}

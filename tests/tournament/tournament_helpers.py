@@ -1,0 +1,53 @@
+"""Helpers for the tournament tests: configs and synthetic games with known skills."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+
+from arena.tournament.config import TournamentConfig, parse_config
+from arena.tournament.records import Fault, GameRecord
+from arena.tournament.schedule import Schedule
+
+Play = Callable[..., list[GameRecord]]
+
+
+def make_config(text: str, name: str = "demo") -> TournamentConfig:
+    """Parse a config text as if read from demo.yaml."""
+    return parse_config(text, source=f"{name}.yaml", default_name=name)
+
+
+def play_synthetic(
+    config: TournamentConfig,
+    skills: Mapping[str, float],
+    seed: int = 1,
+    noise: float = 2.0,
+    faulty: Mapping[str, float] | None = None,
+) -> list[GameRecord]:
+    """Play the schedule with Gaussian performances (rounded, so ties happen); faulty bots
+    fault with the given probability and are then placed last alone."""
+    records = []
+    for game in Schedule.from_config(config):
+        rng = random.Random(f"{seed}:{game.game_id}")
+        perf = {s: round(skills[b] + rng.gauss(0, noise)) for s, b in enumerate(game.table)}
+        faults = tuple(
+            Fault(s, b, "timeout", "too slow")
+            for s, b in enumerate(game.table)
+            if faulty and rng.random() < faulty.get(b, 0.0)
+        )
+        records.append(_record(game, perf, faults))
+    return records
+
+
+def _record(game, perf: dict[int, float], faults: tuple[Fault, ...]) -> GameRecord:
+    faulted = {f.seat for f in faults}
+    levels = sorted({perf[s] for s in perf if s not in faulted}, reverse=True)
+    places = [tuple(s for s in sorted(perf) if s not in faulted and perf[s] == lv) for lv in levels]
+    if faulted:
+        places.append(tuple(sorted(faulted)))
+    winner = places[0][0] if len(places[0]) == 1 and places[0][0] not in faulted else None
+    return GameRecord(
+        game_id=game.game_id, deal_id=game.deal_id, table=game.table, deal_seed=game.deal_seed,
+        places=tuple(places), winner=winner, reason="fault" if faults else "emptied",
+        decisions=10, duration_s=0.01, faults=faults,
+    )
