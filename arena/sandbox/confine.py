@@ -130,16 +130,22 @@ class Cgroup:
 
 
 def pids_of_uid(uid: int) -> list[int]:
-    """Every process whose effective uid is ``uid`` (the fallback without a cgroup)."""
+    """Every live (not zombie) process of uid ``uid`` (the fallback without a cgroup)."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
+                if os.stat(f"/proc/{entry}").st_uid == uid and not _is_zombie(entry):
                     found.append(int(entry))
             except OSError:
                 continue
     return found
+
+
+def _is_zombie(pid: str) -> bool:
+    """Whether /proc says the process has exited and waits to be reaped."""
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        return f.read().rpartition(b")")[2].split()[0] == b"Z"
 
 
 def kill_pids(pids: list[int]) -> None:

@@ -65,31 +65,35 @@ class CappedLog(io.TextIOBase):
 
 
 class _WireObservation:
-    """Stand-in until ``arena.observation`` exists: the wire fields as attributes."""
+    """Stand-in while ``arena.observation`` is absent: the wire fields as attributes."""
 
-    def __init__(self, obs: dict, history: list) -> None:
+    def __init__(self, obs: dict, history: tuple = (), rules: dict | None = None) -> None:
         self.__dict__.update(obs)
-        self.history = history
+        self.history = tuple(history) + tuple(obs.get("events") or ())
+        self.rules = rules or {}
 
     def legal_actions(self) -> list:
         return list(self.__dict__.get("legal", ()))
 
 
 def _observation_factory():
-    """``Observation.from_wire`` from the engine, or the stand-in when it is absent."""
-    try:
-        from arena.observation import Observation
-    except ImportError:
+    """``Observation.from_wire`` from the engine, or the stand-in while the module is absent.
+
+    Only a missing module falls back: an engine module that fails to import is an error.
+    """
+    if importlib.util.find_spec("arena.observation") is None:
         return _WireObservation
+    from arena.observation import Observation
+
     return Observation.from_wire
 
 
 def _action_text_function():
-    """``arena.actions.action_text`` from the engine, or ``str`` for texts only."""
-    try:
-        from arena.actions import action_text
-    except ImportError:
+    """``arena.actions.action_text`` from the engine, or None (texts only) while it is absent."""
+    if importlib.util.find_spec("arena.actions") is None:
         return None
+    from arena.actions import action_text
+
     return action_text
 
 
@@ -98,9 +102,10 @@ class Host:
 
     def __init__(self, out_fd: int, log: CappedLog, bot: object) -> None:
         self.out_fd, self.log, self.bot = out_fd, log, bot
-        self.history: list = []
-        self.make_obs = _observation_factory()
-        self.action_text = _action_text_function()
+        self.history: tuple = ()   # earlier public events, as the observation holds them
+        self.rules: dict = {}
+        self.make_obs = _WireObservation
+        self.action_text = None
 
     def reply(self, text: str) -> None:
         """Flush the bot's log, then write one protocol line."""
@@ -122,7 +127,7 @@ class Host:
         if kind == "act":
             self.reply(self.act(msg.get("obs") or {}))
         elif kind == "start":
-            self.history = []
+            self.history, self.rules = (), msg.get("rules") or {}
             self.call_hook("on_game_start", msg)
             self.reply("ok")
         elif kind == "end":
@@ -139,8 +144,11 @@ class Host:
 
     def act(self, obs: dict) -> str:
         """The bot's action text for one observation; raises when it is not an action."""
-        self.history.extend(obs.get("events") or ())
-        action = self.bot.act(self.make_obs(obs, self.history))
+        observation = self.make_obs(obs, self.history, self.rules)
+        # The observation holds the full history (earlier events + this message's events);
+        # keeping it avoids rebuilding the earlier events on every request.
+        self.history = getattr(observation, "history", self.history)
+        action = self.bot.act(observation)
         if action is None:
             raise TypeError("act() returned None instead of an action")
         if isinstance(action, str):
@@ -212,6 +220,8 @@ def main(argv: list[str]) -> None:
     sys.path[:0] = [os.path.dirname(bot_file), runtime_dir]
     host = Host(out_fd, log, None)
     try:
+        host.make_obs = _observation_factory()
+        host.action_text = _action_text_function()
         _install_host_filter(runtime_dir)
         host.bot = _load_bot(bot_file, class_name)
     except MemoryError as exc:
