@@ -1,0 +1,10 @@
+"""The ``arena`` command line: thin typer commands that parse, call the library, and render.
+
+Each command module registers its commands on :data:`app`; library errors
+(:class:`~arena.errors.ArenaError`) become one line on stderr and exit status 1.
+"""
+
+from arena.cli.common import app
+from arena.cli import engine  # noqa: F401  (registers rules, replay, bench)
+
+__all__ = ["app"]

@@ -1,0 +1,94 @@
+"""Engine commands: ``arena rules``, ``arena replay``, ``arena bench``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from arena.bench import bench_inprocess, bench_openspiel
+from arena.cli.common import app, console, handles_errors
+from arena.errors import IllegalActionError, InvalidActionError
+from arena.game import Game
+from arena.position import load_position
+from arena.render import render_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
+from arena.rules import load_rules, preset_names
+
+
+@app.command()
+@handles_errors
+def rules(name: Optional[str] = typer.Argument(None, help="A preset name or a rule-set YAML file.")) -> None:
+    """List the rule sets, or show one rule set's settings."""
+    if name is None:
+        render_rules_list(console(), [load_rules(n) for n in preset_names()])
+    else:
+        render_rules(console(), load_rules(name))
+
+
+@app.command()
+@handles_errors
+def replay(
+    target: Path = typer.Argument(..., help="A position file (YAML, see NOTATION.md)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the final position as JSON."),
+) -> None:
+    """Apply a position file's moves and show the game (exit 2 on an invalid or illegal move)."""
+    position = load_position(target)
+    game = position.game
+    out = console()
+    if not as_json:
+        render_position(out, game)
+    for index, text in enumerate(position.moves):
+        seat = game.to_move
+        try:
+            game.apply(text)
+        except (InvalidActionError, IllegalActionError) as error:
+            _replay_error(error, index, text, as_json)
+        if not as_json:
+            event = game.history[-1]
+            render_step(out, index + 1, seat, event.action, event.drew, game)
+    if as_json:
+        print(json.dumps(game.to_json()))
+    else:
+        render_outcome(out, game)
+
+
+def _replay_error(error: Exception, index: int, text: str, as_json: bool) -> None:
+    kind = "illegal" if isinstance(error, IllegalActionError) else "invalid"
+    reason = error.reason if isinstance(error, IllegalActionError) else str(error)
+    if as_json:
+        print(json.dumps({"error": kind, "move_index": index, "move": text, "reason": reason}))
+    else:
+        console().print(f"[bold red]move {index} ({text!r}) is {kind}[/]: {reason}")
+    raise typer.Exit(2)
+
+
+@app.command()
+@handles_errors
+def bench(
+    rules_name: str = typer.Option("switch", "--rules", help="A preset name or a rule-set file."),
+    games: int = typer.Option(1000, "--games", min=1, help="Games to play."),
+    seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
+    seed: int = typer.Option(0, "--seed", help="First deal seed."),
+    peer: Optional[str] = typer.Option(None, "--peer", help="Also run a peer engine: 'openspiel'."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Play random-vs-random games in-process and report games/s and decisions/s."""
+    rule_set = load_rules(rules_name)
+    seat_count = seats or rule_set.seats_default
+    rule_set.check_seats(seat_count)
+    result = bench_inprocess(rule_set, games, seat_count, seed)
+    results = [result]
+    if peer is not None:
+        if peer != "openspiel":
+            raise typer.BadParameter("the only peer is 'openspiel'", param_hint="--peer")
+        results.append(bench_openspiel(games, seat_count, seed))
+    if as_json:
+        data = result.to_json()
+        if len(results) == 2:
+            data["peer"] = results[1].to_json()
+            data["ratio"] = round(result.games_per_s / results[1].games_per_s, 3)
+        print(json.dumps(data))
+    else:
+        render_bench(console(), results)

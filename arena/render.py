@@ -1,0 +1,126 @@
+"""Rich rendering of rule sets, games and benchmarks for people (the CLI's only output code
+besides JSON). Every function draws on a given :class:`rich.console.Console`, so tests can pin
+the output with an in-memory console."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from rich.console import Console
+from rich.table import Table
+
+from arena.bench import BenchResult
+from arena.cards import NAMES, SUITS
+from arena.game import Game
+from arena.rules import RuleSet
+
+SUIT_STYLE = {"C": "bold", "S": "bold", "D": "red", "H": "red"}
+
+
+def card_markup(name: str) -> str:
+    """A card name coloured by suit (hearts and diamonds red)."""
+    style = SUIT_STYLE.get(name[-1], "magenta")
+    return f"[{style}]{name}[/]"
+
+
+def cards_markup(names: Iterable[str]) -> str:
+    """Several cards, coloured, separated by spaces."""
+    return " ".join(card_markup(n) for n in names) or "-"
+
+
+def render_rules_list(console: Console, rule_sets: list[RuleSet]) -> None:
+    """One line per preset: name, seats and summary."""
+    table = Table(title="Rule sets", show_lines=False)
+    table.add_column("name", style="bold cyan")
+    table.add_column("seats")
+    table.add_column("summary")
+    for rules in rule_sets:
+        table.add_row(rules.name, f"{rules.seats_min}-{rules.seats_max} (default {rules.seats_default})",
+                      rules.summary)
+    console.print(table)
+
+
+def render_rules(console: Console, rules: RuleSet) -> None:
+    """One rule set's settings and card powers, as two tables."""
+    settings = Table(title=f"Rules: {rules.name}", show_header=False)
+    settings.add_column("setting", style="bold")
+    settings.add_column("value")
+    for key, value in _rule_rows(rules):
+        settings.add_row(key, value)
+    console.print(settings)
+    powers = Table(title="Card powers")
+    powers.add_column("cards", style="bold")
+    powers.add_column("power")
+    for selector, power in rules.powers:
+        powers.add_row(selector, power.describe())
+    console.print(powers)
+
+
+def _rule_rows(rules: RuleSet) -> list[tuple[str, str]]:
+    by_seats = ", ".join(f"{k} seats: {v}" for k, v in sorted(rules.hand_size_by_seats.items()))
+    recycles = "unlimited" if rules.recycles is None else str(rules.recycles)
+    return [
+        ("summary", rules.summary),
+        ("seats", f"{rules.seats_min}-{rules.seats_max}, default {rules.seats_default}"),
+        ("hand size", f"{rules.hand_size}" + (f" ({by_seats})" if by_seats else "")),
+        ("deck", f"{rules.deck_size()} cards"),
+        ("starter", {"any": "any card", "redeal": "plain only (new deal otherwise)",
+                     "push-back": "plain only (pushed back into the stock)"}[rules.starter]),
+        ("cards per play", "any" if rules.max_cards is None else str(rules.max_cards)),
+        ("sets (same rank)", "yes" if rules.sets else "no"),
+        ("inert after opener", "yes" if rules.inert_after_opener else "no"),
+        ("skips", "one per play" if rules.skips == "once" else "one per card"),
+        ("drawing", f"when stuck, {rules.draws_per_turn} per turn, then {rules.after_draw}"),
+        ("recycles", recycles),
+        ("finishing on a suit call", "draws a card" if rules.ace_draws else "wins"),
+        ("blocked game", rules.blocked),
+        ("decision cap", str(rules.decision_cap)),
+    ]
+
+
+def render_position(console: Console, game: Game) -> None:
+    """The full state of a game: every hand, the pile, the stock."""
+    suit = SUITS[game.active_suit] if game.active_suit >= 0 else "any"
+    pending = f", pending {game.pending_kind} {game.pending_amount}" if game.pending_kind else ""
+    console.print(f"[bold]{game.rules.name}[/], {game.seats} seats, seed {game.seed}: "
+                  f"top {card_markup(NAMES[game.top])}, suit {suit}{pending}, "
+                  f"direction {'+1' if game.direction == 1 else '-1'}, stock {len(game.stock)}")
+    for seat, hand in enumerate(game.hands):
+        marker = "▶" if seat == game.to_move else " "
+        console.print(f" {marker} seat {seat}: {cards_markup(NAMES[c] for c in hand)}")
+
+
+def render_step(console: Console, index: int, seat: int, action: str, drew: int, game: Game) -> None:
+    """One applied move, with the table as it left it."""
+    extra = f" (drew {drew})" if drew and action != "draw" else ""
+    verb = f"draws {drew}" if action == "draw" else ("passes" if action == "pass" else f"plays {action}")
+    suit = SUITS[game.active_suit] if game.active_suit >= 0 else "any"
+    pending = f"  pending {game.pending_kind} {game.pending_amount}" if game.pending_kind else ""
+    sizes = " ".join(str(len(h)) for h in game.hands)
+    console.print(f"{index:>4}. seat {seat} {verb}{extra}  ->  top {card_markup(NAMES[game.top])} "
+                  f"suit {suit}{pending}  hands [{sizes}]")
+
+
+def render_outcome(console: Console, game: Game) -> None:
+    """The result line: who won and why, with the finishing places."""
+    outcome = game.outcome
+    if outcome is None:
+        console.print(f"[yellow]still playing[/]: seat {game.to_move} to move after {game.decisions} decisions")
+        return
+    places = " ".join("/".join(map(str, p)) for p in outcome.places)
+    head = f"seat {outcome.winner} wins" if outcome.status == "won" else "drawn game"
+    console.print(f"[bold green]{head}[/] ({outcome.reason}) after {game.decisions} decisions; places: {places}")
+
+
+def render_bench(console: Console, results: list[BenchResult]) -> None:
+    """A table of benchmark results, and the ratio when a peer ran too."""
+    table = Table(title="Benchmark")
+    for column in ("engine", "seats", "games", "seconds", "games/s", "decisions/s"):
+        table.add_column(column, justify="right" if column != "engine" else "left")
+    for r in results:
+        table.add_row(r.rules, str(r.seats), str(r.games), f"{r.seconds:.2f}",
+                      f"{r.games_per_s:,.0f}", f"{r.decisions_per_s:,.0f}")
+    console.print(table)
+    if len(results) == 2 and results[1].games_per_s:
+        ratio = results[0].games_per_s / results[1].games_per_s
+        console.print(f"games/s ratio arena / {results[1].rules}: [bold]{ratio:.2f}[/]")

@@ -1,0 +1,69 @@
+"""GameRecord: validation, places, JSON round trip."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from arena.tournament.errors import RecordError
+from arena.tournament.records import Fault, GameRecord
+
+
+def record(**changes) -> GameRecord:
+    fields = dict(
+        game_id=7, deal_id=1, table=("a", "b", "c", "d"), deal_seed=2**63 - 1,
+        places=((1,), (0, 3), (2,)), winner=1, reason="emptied", decisions=42, duration_s=0.25,
+    )
+    fields.update(changes)
+    return GameRecord(**fields)
+
+
+def test_seat_places_use_competition_ranking():
+    rec = record()
+    assert rec.seat_places() == (2, 1, 4, 2)
+    assert rec.place_of(2) == 4
+    assert rec.winner_bot == "b"
+
+
+def test_json_round_trip_keeps_every_field():
+    rec = record(
+        faults=(Fault(2, "c", "timeout", "no reply in 1.0 s", "tail\nlines"),),
+        moves=("7H", "draw", "AS AH call S"),
+        hands=({"hand": 1, "winner": 1}, {"hand": 2, "winner": None}),
+    )
+    text = rec.to_json()
+    assert "\n" not in text
+    back = GameRecord.from_json(text)
+    assert back == rec
+    assert back.faults[0].log_tail == "tail\nlines"
+    assert json.loads(text)["places"] == [[1], [0, 3], [2]]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"places": ((1,), (0, 3))},
+        {"places": ((1,), (0, 3), (2, 2))},
+        {"places": ((1,), (), (0, 2, 3))},
+        {"places": ((1,), (0, 3), (4,))},
+        {"winner": 0},
+        {"places": ((0, 1), (2,), (3,)), "winner": 1},
+        {"faults": (Fault(0, "b", "crash", "exit 1"),)},
+        {"faults": (Fault(9, "a", "crash", "exit 1"),)},
+    ],
+)
+def test_inconsistent_records_are_refused(changes):
+    with pytest.raises(RecordError):
+        record(**changes)
+
+
+def test_a_tied_first_place_without_winner_is_fine():
+    rec = record(places=((0, 1), (2, 3)), winner=None, reason="blocked")
+    assert rec.seat_places() == (1, 1, 3, 3) and rec.winner_bot is None
+
+
+@pytest.mark.parametrize("text", ["not json", "[1, 2]", '{"game_id": 1}'])
+def test_malformed_json_is_a_record_error(text):
+    with pytest.raises(RecordError):
+        GameRecord.from_json(text)

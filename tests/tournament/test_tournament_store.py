@@ -1,0 +1,200 @@
+"""The SQLite results store: round trip, duplicates, resume, changed setups, write failures."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from tournament_helpers import make_config
+
+from arena.errors import ArenaError
+from arena.tournament.errors import ConfigChangedError, DuplicateGameError, StoreError, StoreWriteError
+from arena.tournament.records import Fault, GameRecord
+from arena.tournament.store import Store, digest_text, results_path
+
+CONFIG_TEXT = "bots: [a, b, c, d]\nrounds: 3\n"
+RULES = {"preset": "switch", "hand_size": 7}
+VERSIONS = {"a": "1" * 64, "b": "2" * 64, "c": "3" * 64, "d": "4" * 64}
+
+
+def game(game_id: int, winner: int = 0, **extra) -> GameRecord:
+    others = tuple((s,) for s in range(4) if s != winner)
+    return GameRecord(
+        game_id=game_id, deal_id=game_id // 4, table=("a", "b", "c", "d")[game_id % 4:] + ("a", "b", "c", "d")[: game_id % 4],
+        deal_seed=2**63 - 1 - game_id, places=((winner,),) + others, winner=winner,
+        reason="emptied", decisions=30 + game_id, duration_s=0.5, **extra,
+    )
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store.open(results_path("demo", tmp_path / "results")) as opened:
+        opened.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, RULES, VERSIONS)
+        yield opened
+
+
+def test_results_path_is_one_file_per_tournament(tmp_path):
+    assert results_path("demo", tmp_path) == tmp_path / "demo.sqlite"
+    assert results_path("x") .as_posix() == "results/x.sqlite"
+
+
+def test_store_uses_wal_and_records_the_tournament(store):
+    raw = sqlite3.connect(store.path)
+    assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    raw.close()
+    info = store.tournament()
+    assert info.name == "demo" and info.config_text == CONFIG_TEXT
+    assert info.config_hash == make_config(CONFIG_TEXT).config_hash
+    assert info.rules_name == "switch" and info.rules_snapshot == RULES
+    assert store.bot_versions() == VERSIONS
+
+
+def test_round_trip_in_game_id_order_whatever_the_insert_order(store):
+    records = [
+        game(2, winner=3, faults=(Fault(1, "c", "timeout", "slow", "last words"),)),
+        game(0, moves=("7H", "draw"), hands=({"hand": 1, "points": [0, 3]},)),
+        game(1, winner=2),
+    ]
+    for rec in records:
+        store.add_game(rec)
+    assert list(store.games()) == sorted(records, key=lambda r: r.game_id)
+    assert store.game_count() == 3 and store.done_game_ids() == {0, 1, 2}
+    assert all(at.endswith("+00:00") for _, at in store.finished_games())
+
+
+def test_winner_bot_column_is_stored(store):
+    store.add_game(game(1, winner=2))
+    raw = sqlite3.connect(store.path)
+    assert raw.execute("SELECT winner_bot, hands FROM games").fetchone() == ("d", None)
+    raw.close()
+
+
+def test_duplicate_game_is_refused_and_the_first_kept(store):
+    store.add_game(game(5, winner=1))
+    with pytest.raises(DuplicateGameError, match="game 5 is already stored"):
+        store.add_game(game(5, winner=2))
+    assert [r.winner for r in store.games()] == [1]
+
+
+def test_resume_sees_done_games_after_reopening(tmp_path):
+    path = tmp_path / "demo.sqlite"
+    config = make_config(CONFIG_TEXT)
+    with Store.open(path) as first:
+        first.init_tournament(config, CONFIG_TEXT, RULES, VERSIONS)
+        for gid in (0, 1, 4):
+            first.add_game(game(gid))
+    with Store.open(path, create=False) as second:
+        assert second.init_tournament(config, CONFIG_TEXT, RULES, VERSIONS) is None
+        assert second.done_game_ids() == {0, 1, 4}
+
+
+@pytest.mark.parametrize(
+    ("config_text", "rules", "versions", "why"),
+    [
+        ("bots: [a, b, c, d]\nrounds: 4\n", RULES, VERSIONS, "configuration changed"),
+        (CONFIG_TEXT, {**RULES, "hand_size": 5}, VERSIONS, "rule settings changed"),
+        (CONFIG_TEXT, RULES, {**VERSIONS, "b": digest_text("new b")}, "bot versions changed: b"),
+    ],
+)
+def test_a_changed_setup_is_refused_and_results_kept(store, config_text, rules, versions, why):
+    store.add_game(game(0))
+    with pytest.raises(ConfigChangedError, match=why):
+        store.init_tournament(make_config(config_text), config_text, rules, versions)
+    assert store.done_game_ids() == {0}
+    assert store.tournament().config_hash == make_config(CONFIG_TEXT).config_hash
+
+
+def test_restart_archives_the_old_results_then_clears(store):
+    store.add_game(game(0))
+    store.add_game(game(1))
+    store.mark_disqualified("c", "crashed 3 times")
+    new_text = "bots: [a, b, c, d]\nrounds: 5\n"
+    archive = store.init_tournament(make_config(new_text), new_text, RULES, VERSIONS, restart=True)
+    assert archive is not None and archive.parent == store.path.parent and archive != store.path
+    assert store.game_count() == 0 and store.disqualified() == {}
+    assert store.tournament().config_text == new_text
+    with Store.open(archive, readonly=True) as old:
+        assert old.done_game_ids() == {0, 1}
+        assert old.disqualified() == {"c": "crashed 3 times"}
+        assert old.tournament().config_text == CONFIG_TEXT
+
+
+def test_a_store_without_results_may_be_reinitialised(store):
+    new_text = "bots: [a, b, c, d]\nrounds: 9\n"
+    assert store.init_tournament(make_config(new_text), new_text, RULES, VERSIONS) is None
+    assert store.tournament().config_text == new_text
+
+
+def test_disqualification_keeps_the_first_reason(store):
+    assert store.mark_disqualified("b", "timeouts") is True
+    assert store.mark_disqualified("b", "crash") is False
+    assert store.disqualified() == {"b": "timeouts"}
+
+
+def test_a_read_only_store_refuses_writes_with_one_line(store):
+    store.add_game(game(0))
+    with Store.open(store.path, readonly=True) as reader:
+        assert reader.done_game_ids() == {0}
+        with pytest.raises(StoreWriteError) as err:
+            reader.add_game(game(1))
+    assert "read-only" in str(err.value) and "\n" not in str(err.value)
+    assert store.done_game_ids() == {0}
+
+
+def test_a_full_disk_raises_a_write_error_and_damages_nothing(store):
+    for gid in range(3):
+        store.add_game(game(gid))
+    pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
+    store._conn.execute(f"PRAGMA max_page_count = {pages}")  # the database cannot grow: SQLITE_FULL
+    big = game(3, moves=tuple(f"move number {i}" for i in range(20_000)))
+    with pytest.raises(StoreWriteError) as err:
+        store.add_game(big)
+    assert "disk is full" in str(err.value) and "\n" not in str(err.value)
+    assert store.done_game_ids() == {0, 1, 2}
+    assert [r.game_id for r in store.games()] == [0, 1, 2]
+    store._conn.execute("PRAGMA max_page_count = 1073741823")
+    store.add_game(big)
+    assert store.done_game_ids() == {0, 1, 2, 3}
+
+
+def test_a_failing_commit_is_a_typed_error(store):
+    class FailingConnection:
+        """Wraps the real connection; every INSERT fails like a full disk."""
+
+        def __init__(self, conn):
+            self.conn = conn
+
+        def __getattr__(self, name):
+            return getattr(self.conn, name)
+
+        def execute(self, sql, *args):
+            if sql.startswith("INSERT INTO games"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return self.conn.execute(sql, *args)
+
+    store.add_game(game(0))
+    store._conn = FailingConnection(store._conn)
+    with pytest.raises(StoreWriteError, match="disk is full"):
+        store.add_game(game(1))
+    assert store.done_game_ids() == {0}
+    assert not store._conn.in_transaction
+
+
+def test_opening_a_missing_store_without_create_fails(tmp_path):
+    with pytest.raises(StoreError, match="no results store"):
+        Store.open(tmp_path / "none.sqlite", create=False)
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_opening_a_file_that_is_not_a_store_fails_cleanly(tmp_path):
+    path = tmp_path / "junk.sqlite"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(ArenaError, match="not a results store"):
+        Store.open(path)
+
+
+def test_a_results_folder_that_cannot_be_created_is_a_write_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreWriteError, match="results folder"):
+        Store.open(blocker / "results" / "demo.sqlite")
