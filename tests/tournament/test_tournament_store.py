@@ -17,10 +17,15 @@ RULES = {"preset": "switch", "hand_size": 7}
 VERSIONS = {"a": "1" * 64, "b": "2" * 64, "c": "3" * 64, "d": "4" * 64}
 
 
+def rotate(k: int) -> tuple[str, ...]:
+    bots = ("a", "b", "c", "d")
+    return bots[k:] + bots[:k]
+
+
 def game(game_id: int, winner: int = 0, **extra) -> GameRecord:
     others = tuple((s,) for s in range(4) if s != winner)
     return GameRecord(
-        game_id=game_id, deal_id=game_id // 4, table=("a", "b", "c", "d")[game_id % 4:] + ("a", "b", "c", "d")[: game_id % 4],
+        game_id=game_id, deal_id=game_id // 4, table=rotate(game_id % 4),
         deal_seed=2**63 - 1 - game_id, places=((winner,),) + others, winner=winner,
         reason="emptied", decisions=30 + game_id, duration_s=0.5, **extra,
     )
@@ -35,7 +40,7 @@ def store(tmp_path):
 
 def test_results_path_is_one_file_per_tournament(tmp_path):
     assert results_path("demo", tmp_path) == tmp_path / "demo.sqlite"
-    assert results_path("x") .as_posix() == "results/x.sqlite"
+    assert results_path("x").as_posix() == "results/x.sqlite"
 
 
 def test_store_uses_wal_and_records_the_tournament(store):
@@ -51,7 +56,7 @@ def test_store_uses_wal_and_records_the_tournament(store):
 
 def test_round_trip_in_game_id_order_whatever_the_insert_order(store):
     records = [
-        game(2, winner=3, faults=(Fault(1, "c", "timeout", "slow", "last words"),)),
+        game(2, winner=3, faults=(Fault(0, "c", "timeout", "slow", "last words"),)),
         game(0, moves=("7H", "draw"), hands=({"hand": 1, "points": [0, 3]},)),
         game(1, winner=2),
     ]
