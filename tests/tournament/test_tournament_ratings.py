@@ -1,0 +1,145 @@
+"""TrueSkill ratings: schedule order, order independence, ties, faulty bots ranked last."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import trueskill
+from tournament_helpers import make_config, play_synthetic
+
+from arena.errors import ConfigError
+from arena.tournament.errors import RecordError
+from arena.tournament.ratings import RatingSettings, Ratings, rank_games, rank_store
+from arena.tournament.records import Fault, GameRecord
+from arena.tournament.store import Store
+
+SKILLS = {"ace": 4.0, "bob": 1.0, "cat": 0.5, "dan": 0.0, "eve": -0.5, "fox": -1.0}
+CONFIG = make_config("bots: [ace, bob, cat, dan, eve, fox]\nrounds: 4\nseed: 9")
+
+
+def g(game_id: int, table: tuple[str, ...], places, winner=None, faults=()) -> GameRecord:
+    return GameRecord(game_id, game_id, table, game_id, places, winner, "emptied", 5, 0.1, faults)
+
+
+def test_settings_follow_ratings_md():
+    settings = RatingSettings()
+    assert settings.tau == 0.0 and settings.draw_probability == 0.005
+    with pytest.raises(ConfigError, match="draw_probability"):
+        RatingSettings(draw_probability=0.0)
+
+
+def test_clearly_stronger_bot_ranks_first():
+    rankings = rank_games("t", play_synthetic(CONFIG, SKILLS, seed=3))
+    assert rankings.bots[0] == "ace"
+    assert rankings.standings[0].score > rankings.standings[1].mu
+    assert rankings.bots[-1] in ("fox", "eve")
+
+
+def test_same_games_in_any_arrival_order_give_identical_rankings():
+    records = play_synthetic(CONFIG, SKILLS, seed=4)
+    reference = rank_games("t", records)
+    for seed in range(3):
+        shuffled = records[:]
+        random.Random(seed).shuffle(shuffled)
+        assert rank_games("t", shuffled) == reference
+
+
+def test_incremental_ratings_match_a_plain_sequential_trueskill():
+    records = play_synthetic(CONFIG, SKILLS, seed=5)[:60]
+    env = trueskill.TrueSkill(tau=0.0, draw_probability=0.005, backend=None)
+    expected: dict[str, trueskill.Rating] = {}
+    for rec in records:
+        ranks = [next(i for i, grp in enumerate(rec.places) if s in grp) for s in range(len(rec.table))]
+        groups = [(expected.get(b, env.create_rating()),) for b in rec.table]
+        for bot, (new,) in zip(rec.table, env.rate(groups, ranks=ranks)):
+            expected[bot] = new
+    ratings = Ratings()
+    for rec in reversed(records):
+        ratings.add(rec)
+    assert ratings.applied == 60
+    assert {b: (r.mu, r.sigma) for b, r in ratings.ratings().items()} == {
+        b: (r.mu, r.sigma) for b, r in expected.items()
+    }
+
+
+def test_games_are_buffered_until_contiguous():
+    records = play_synthetic(CONFIG, SKILLS, seed=6)[:4]
+    ratings = Ratings()
+    assert ratings.add(records[2]) == 0 and ratings.add(records[1]) == 0
+    assert ratings.pending == 2 and ratings.next_id == 0
+    assert ratings.add(records[0]) == 3
+    assert ratings.next_id == 3 and ratings.pending == 0
+
+
+def test_skip_and_flush_handle_games_that_never_come():
+    records = play_synthetic(CONFIG, SKILLS, seed=6)[:5]
+    ratings = Ratings()
+    ratings.add(records[0])
+    ratings.add(records[2])
+    assert ratings.skip(1) == 1 and ratings.next_id == 3
+    ratings.add(records[4])
+    assert ratings.flush() == 1 and ratings.next_id == 5
+
+
+def test_a_game_given_twice_is_refused():
+    records = play_synthetic(CONFIG, SKILLS, seed=6)[:2]
+    ratings = Ratings()
+    ratings.add(records[1])
+    with pytest.raises(RecordError):
+        ratings.add(records[1])
+    ratings.add(records[0])
+    with pytest.raises(RecordError):
+        ratings.add(records[0])
+
+
+def test_tied_bots_from_equal_ratings_stay_equal_and_pass_equal_ranks():
+    record = g(0, ("a", "b", "c", "d"), ((2,), (0, 3), (1,)), winner=2)
+    ratings = Ratings()
+    ratings.add(record)
+    a, d = ratings.rating("a"), ratings.rating("d")
+    assert a.mu == pytest.approx(d.mu, abs=1e-3) and a.sigma == pytest.approx(d.sigma, abs=1e-3)
+    assert ratings.rating("c").mu > a.mu > ratings.rating("b").mu
+    env = trueskill.TrueSkill(tau=0.0, draw_probability=0.005, backend=None)
+    expected = env.rate([(env.create_rating(),)] * 4, ranks=[1, 2, 0, 1])
+    assert (a.mu, d.mu) == (expected[0][0].mu, expected[3][0].mu)
+
+
+def test_a_faulty_bot_ranks_below_every_clean_bot_even_with_a_better_score():
+    records = []
+    for gid in range(30):
+        table = ("star", "x", "y", "z")
+        faults = (Fault(0, "star", "timeout", "slow"),) if gid == 7 else ()
+        places = ((1, 2, 3), (0,)) if faults else ((0,), (1,), (2,), (3,))
+        records.append(g(gid, table, places, winner=None if faults else 0, faults=faults))
+    rankings = rank_games("t", records)
+    star = next(s for s in rankings.standings if s.bot == "star")
+    assert star.score > max(s.score for s in rankings.standings if s.bot != "star")
+    assert rankings.bots[-1] == "star" and star.stats.faults == 1 and not star.clean
+
+
+def test_a_disqualified_bot_ranks_below_clean_bots_and_is_flagged():
+    records = play_synthetic(CONFIG, SKILLS, seed=7)
+    rankings = rank_games("t", records, disqualified=["ace"])
+    assert rankings.bots[-1] == "ace" and rankings.standings[-1].disqualified
+    assert [s.rank for s in rankings.standings] == list(range(1, 7))
+
+
+def test_bots_without_games_appear_with_the_prior():
+    rankings = rank_games("t", [], bots=["a", "b"])
+    assert rankings.bots == ("a", "b") and rankings.games == 0
+    assert rankings.standings[0].mu == 25.0 and rankings.standings[0].stats.win_rate is None
+
+
+def test_rank_store_equals_ranking_the_records(tmp_path):
+    records = play_synthetic(CONFIG, SKILLS, seed=8, faulty={"eve": 0.05})
+    with Store.open(tmp_path / "t.sqlite") as store:
+        store.init_tournament(CONFIG, "", {}, {b: "v" for b in SKILLS})
+        shuffled = records[:]
+        random.Random(1).shuffle(shuffled)
+        for rec in shuffled:
+            store.add_game(rec)
+        store.mark_disqualified("fox", "crashed")
+        from_store = rank_store(store)
+    assert from_store == rank_games("demo", records, disqualified=["fox"])
+    assert from_store.bots[-2:] in (("eve", "fox"), ("fox", "eve"))
