@@ -1,0 +1,66 @@
+"""CSV and JSON Lines export of games and rankings."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from tournament_helpers import make_config, play_synthetic
+
+from arena.tournament.errors import ExportError
+from arena.tournament.export import export
+from arena.tournament.ratings import rank_store
+from arena.tournament.records import GameRecord
+from arena.tournament.store import Store
+
+CONFIG = make_config("bots: [a, b, c, d, e]\nrounds: 2", name="cup")
+
+
+@pytest.fixture
+def store(tmp_path):
+    records = play_synthetic(CONFIG, {"a": 2, "b": 1, "c": 0, "d": 0, "e": -1}, faulty={"e": 0.1})
+    with Store.open(tmp_path / "cup.sqlite") as opened:
+        opened.init_tournament(CONFIG, "", {}, {b: "v" for b in "abcde"})
+        for rec in records:
+            opened.add_game(rec)
+        yield opened
+
+
+def test_jsonl_export_round_trips_games_and_keeps_rank_order(store, tmp_path):
+    games_path, ranks_path = export(store, "jsonl", tmp_path / "out")
+    assert (games_path.name, ranks_path.name) == ("cup-games.jsonl", "cup-rankings.jsonl")
+    rows = [json.loads(line) for line in games_path.read_text().splitlines()]
+    assert len(rows) == store.game_count() == 40
+    assert [GameRecord.from_dict(r) for r in rows] == list(store.games())
+    assert all(r["winner_bot"] == (None if r["winner"] is None else r["table"][r["winner"]]) for r in rows)
+    ranks = [json.loads(line) for line in ranks_path.read_text().splitlines()]
+    assert [r["bot"] for r in ranks] == list(rank_store(store).bots)
+    assert [r["rank"] for r in ranks] == [1, 2, 3, 4, 5]
+
+
+def test_csv_export_has_headers_and_json_cells(store, tmp_path):
+    games_path, ranks_path = export(store, "csv", tmp_path / "out")
+    with games_path.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 40 and rows[0]["game_id"] == "0"
+    assert json.loads(rows[3]["table"]) == list(next(r for r in store.games() if r.game_id == 3).table)
+    faulted = [r for r in rows if json.loads(r["faults"])]
+    assert faulted and all(json.loads(r["faults"])[0]["bot"] == "e" for r in faulted)
+    with ranks_path.open(newline="") as handle:
+        ranking = list(csv.DictReader(handle))
+    assert ranking[0]["bot"] == "a" and ranking[-1]["bot"] == "e"
+    assert float(ranking[0]["win_rate_lo"]) <= float(ranking[0]["win_rate"]) <= float(ranking[0]["win_rate_hi"])
+    assert not list((tmp_path / "out").glob("*.part"))
+
+
+def test_unknown_format_is_refused(store, tmp_path):
+    with pytest.raises(ExportError, match="unknown export format 'xml'"):
+        export(store, "xml", tmp_path)
+
+
+def test_unwritable_destination_is_an_export_error(store, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ExportError, match="cannot create"):
+        export(store, "csv", blocker / "out")
