@@ -17,18 +17,21 @@ and ``store.add_game(record)`` each; then ``standings = rank_store(store)`` and 
 """
 
 from arena.tournament.config import BotEntry, Limits, TournamentConfig, load_config, parse_config
+from arena.tournament.errors import (
+    ConfigChangedError, DuplicateGameError, ExportError, RecordError, StoreError, StoreWriteError,
+)
+from arena.tournament.ratings import (
+    RatingSettings, Ratings, Rankings, Standing, rank_games, rank_store, standings,
+)
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.schedule import Schedule, ScheduledGame, deal_seed
+from arena.tournament.stats import BotStats, HeadToHead, Tally
+from arena.tournament.store import Store, TournamentInfo, digest_file, digest_text, results_path
 
 __all__ = [
-    "BotEntry",
-    "Fault",
-    "GameRecord",
-    "Limits",
-    "Schedule",
-    "ScheduledGame",
-    "TournamentConfig",
-    "deal_seed",
-    "load_config",
-    "parse_config",
+    "BotEntry", "BotStats", "ConfigChangedError", "DuplicateGameError", "ExportError", "Fault",
+    "GameRecord", "HeadToHead", "Limits", "RatingSettings", "Ratings", "Rankings", "RecordError",
+    "Schedule", "ScheduledGame", "Standing", "Store", "StoreError", "StoreWriteError", "Tally",
+    "TournamentConfig", "TournamentInfo", "deal_seed", "digest_file", "digest_text", "load_config",
+    "parse_config", "rank_games", "rank_store", "results_path", "standings",
 ]

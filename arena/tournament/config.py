@@ -133,7 +133,10 @@ def load_config(path: str | Path) -> TournamentConfig:
 
 
 def parse_config(text: str, source: str = "<config>", default_name: str | None = None) -> TournamentConfig:
-    """Validate tournament YAML ``text``; ``source`` names it in error messages."""
+    """Validate tournament YAML ``text``; ``source`` names it in error messages.
+
+    ``default_name`` is used when the text has no ``name`` key (else ``name`` is required).
+    """
     data = _load_yaml(text, source)
     return config_from_mapping(data, source, default_name)
 
