@@ -10,12 +10,10 @@ something that is not an action, ``!memory <JSON text>`` when it ran out of memo
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import os
 import sys
-import traceback
 
 MEMORY_EXIT = 86       # exit status after a MemoryError outside a request
 TRACEBACK_LINES = 12   # traceback lines sent back with an error report
@@ -81,19 +79,23 @@ def _observation_factory():
 
     Only a missing module falls back: an engine module that fails to import is an error.
     """
-    if importlib.util.find_spec("arena.observation") is None:
+    try:
+        from arena.observation import Observation
+    except ModuleNotFoundError as exc:
+        if exc.name != "arena.observation":
+            raise
         return _WireObservation
-    from arena.observation import Observation
-
     return Observation.from_wire
 
 
 def _action_text_function():
     """``arena.actions.action_text`` from the engine, or None (texts only) while it is absent."""
-    if importlib.util.find_spec("arena.actions") is None:
+    try:
+        from arena.actions import action_text
+    except ModuleNotFoundError as exc:
+        if exc.name != "arena.actions":
+            raise
         return None
-    from arena.actions import action_text
-
     return action_text
 
 
@@ -116,6 +118,8 @@ class Host:
 
     def report(self, marker: str, exc: BaseException) -> None:
         """``!error``/``!memory`` with the last traceback lines, also written to the log."""
+        import traceback  # only on failure: it costs milliseconds at start
+
         lines = traceback.format_exception(exc)
         self.log.write("".join(lines))
         tail = "".join(lines).rstrip("\n").splitlines()[-TRACEBACK_LINES:]
@@ -194,14 +198,17 @@ def _install_host_filter(runtime_dir: str) -> None:
 
 
 def _load_bot(path: str, class_name: str) -> object:
-    """Import the bot file as a module named after it and instantiate its class."""
+    """Run the bot file as a module named after it and instantiate its class.
+
+    A plain compile/exec (not importlib.util, which costs milliseconds to import).
+    """
     name = os.path.splitext(os.path.basename(path))[0]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
+    module = type(sys)(name)
+    module.__file__ = path
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    with open(path, "rb") as f:
+        code = compile(f.read(), path, "exec")
+    exec(code, module.__dict__)
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
         raise ImportError(f"{os.path.basename(path)} defines no class {class_name!r}")

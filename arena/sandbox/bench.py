@@ -1,0 +1,103 @@
+"""Measure the cost of one request/response: raw pipes vs a sandboxed bot.
+
+``raw_round_trip_us`` runs a trivial echo child over the same :class:`LineChannel` code path
+(poll with a deadline, capped read), ``sandboxed_round_trip_us`` a trivial bot through
+:class:`SandboxedBot` with every available confinement layer. Both pin the child to the CPU
+the referee runs on, when ``pin`` is set, because cross-core wake-ups cost 40-100 us.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from arena.sandbox.bot import SandboxedBot
+from arena.sandbox.channel import LineChannel
+from arena.sandbox.spec import BotSpec, Limits
+
+SAMPLE_OBS = {
+    "seat": 0, "seats": 4, "to_move": 0, "hand": ["7H", "2H", "2C", "5H", "JH", "3S", "KD"],
+    "top": "9H", "active_suit": "H", "pending": None, "direction": 1,
+    "hand_sizes": [7, 7, 7, 7], "stock_size": 23, "discard_size": 1, "recycles_left": 20,
+    "draws_this_turn": 0, "drawn_card": None, "legal": ["7H", "draw"], "events": [],
+}
+_ECHO = (
+    "import sys, json, os\n"
+    "for line in sys.stdin.buffer:\n"
+    "    json.loads(line)\n"
+    "    os.write(1, b'draw\\n')\n"
+)
+_TRIVIAL_BOT = "class Bot:\n    def act(self, obs):\n        return 'draw'\n"
+
+
+def current_cpu_pin() -> set[int] | None:
+    """Pin this process to one CPU it may run on and return it (None if not possible)."""
+    try:
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return {cpu}
+    except (AttributeError, OSError):
+        return None
+
+
+def raw_round_trip_us(n: int = 2000, pin: bool = True) -> float:
+    """Microseconds per JSON-line request/response with an echo child (no confinement)."""
+    cpus = current_cpu_pin() if pin else None
+    to_r, to_w = os.pipe2(os.O_CLOEXEC)
+    from_r, from_w = os.pipe2(os.O_CLOEXEC)
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-S", "-c", _ECHO], stdin=to_r, stdout=from_w,
+        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
+    )
+    os.close(to_r)
+    os.close(from_w)
+    channel = LineChannel(to_w, from_r)
+    try:
+        return _time_loop(n, lambda: _echo_once(channel))
+    finally:
+        channel.close()
+        proc.wait(5)
+
+
+def _echo_once(channel: LineChannel) -> None:
+    """One request/response as the referee does it."""
+    data = (json.dumps({"type": "act", "obs": SAMPLE_OBS}, separators=(",", ":")) + "\n").encode()
+    channel.send(data, 5.0)
+    if channel.read_line(5.0) != b"draw":
+        raise RuntimeError("echo child answered wrongly")
+
+
+def sandboxed_round_trip_us(n: int = 2000, pin: bool = True) -> tuple[float, float]:
+    """``(round trip us, start ms)`` of a trivial Python bot in the full sandbox."""
+    cpus = current_cpu_pin() if pin else None
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "trivial_bot.py"
+        path.write_text(_TRIVIAL_BOT)
+        with SandboxedBot(BotSpec("trivial", path), Limits(), cpus=cpus) as bot:
+            started = time.perf_counter()
+            bot.start_game({"seat": 0, "seats": 4, "seed": 1, "rules": {"name": "switch"}})
+            start_ms = (time.perf_counter() - started) * 1000
+            message = {"obs": SAMPLE_OBS}
+            return _time_loop(n, lambda: bot.act(message)), start_ms
+
+
+def _time_loop(n: int, once) -> float:  # type: ignore[no-untyped-def]
+    """Mean microseconds of ``once()`` after a short warm-up."""
+    for _ in range(min(200, n)):
+        once()
+    started = time.perf_counter()
+    for _ in range(n):
+        once()
+    return (time.perf_counter() - started) / n * 1e6
+
+
+def report(n: int = 2000) -> dict[str, float]:
+    """Both measurements and their ratio (the goal: sandboxed <= 2 x raw)."""
+    raw = raw_round_trip_us(n)
+    sandboxed, start_ms = sandboxed_round_trip_us(n)
+    return {"raw_us": raw, "sandboxed_us": sandboxed, "ratio": sandboxed / raw, "start_ms": start_ms}

@@ -1,0 +1,6 @@
+"""Returns None: INVALID."""
+
+
+class Bot:
+    def act(self, obs):
+        return None

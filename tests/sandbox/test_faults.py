@@ -1,0 +1,120 @@
+"""Each hostile bot is caught with the right fault code, and the sandbox stays usable."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from arena.sandbox import BotFault, FaultCode, Limits
+from tests.sandbox.conftest import FAST, act_message
+
+
+def fault_of(bot, message=None, start=None) -> BotFault:  # type: ignore[no-untyped-def]
+    """Start a game and act once; the fault raised."""
+    bot.start_game(start or {"seat": 0})
+    with pytest.raises(BotFault) as info:
+        bot.act(message or act_message())
+    return info.value
+
+
+def test_endless_loop_is_timeout(make_bot) -> None:
+    started = time.monotonic()
+    fault = fault_of(make_bot("loop_forever.py"))
+    assert fault.code is FaultCode.TIMEOUT
+    assert "CPU" in fault.detail
+    # move_time 0.3 + bank 0.2: caught near 0.5 s of CPU, far below the watchdog's bound.
+    assert time.monotonic() - started < 3.0
+
+
+def test_long_sleep_is_caught_by_the_wall_watchdog(make_bot) -> None:
+    started = time.monotonic()
+    fault = fault_of(make_bot("sleep_long.py"))
+    assert fault.code is FaultCode.TIMEOUT
+    assert "wall" in fault.detail
+    assert time.monotonic() - started < 5.0
+
+
+def test_sigterm_ignoring_loop_is_killed(make_bot) -> None:
+    bot = make_bot("ignore_sigterm.py")
+    fault = fault_of(bot)
+    assert fault.code is FaultCode.TIMEOUT
+    assert bot.pid is None  # killed and reaped; the fixture checks no process of its uid is left
+
+
+def test_memory_bomb_is_memory(make_bot) -> None:
+    fault = fault_of(make_bot("memory_bomb.py"))
+    assert fault.code is FaultCode.MEMORY
+
+
+def test_exit_code_is_reported_as_crash(make_bot) -> None:
+    fault = fault_of(make_bot("exit_three.py"))
+    assert fault.code is FaultCode.CRASH
+    assert fault.returncode == 3
+    assert "exit status 3" in fault.detail
+
+
+def test_exception_in_act_is_invalid_with_traceback(make_bot) -> None:
+    bot = make_bot("raise_in_act.py")
+    fault = fault_of(bot)
+    assert fault.code is FaultCode.INVALID
+    assert "ValueError: boom-7f3a in act" in fault.detail
+    assert "raise_in_act.py" in fault.detail
+    assert "boom-7f3a" in bot.log_tail()
+
+
+@pytest.mark.parametrize("file", ["return_none.py", "return_garbage.py"])
+def test_none_and_garbage_returns_are_invalid(make_bot, file: str) -> None:
+    fault = fault_of(make_bot(file))
+    assert fault.code is FaultCode.INVALID
+    assert "TypeError" in fault.detail or "InvalidActionError" in fault.detail
+
+
+def test_illegal_but_readable_text_comes_back_unchanged(make_bot) -> None:
+    bot = make_bot("return_illegal.py")
+    bot.start_game({"seat": 0})
+    assert bot.act(act_message()) == "KS KS KS=Q"
+
+
+def test_print_flood_does_not_fault_and_the_log_is_capped(make_bot) -> None:
+    limits = Limits(move_time=5.0, wall_factor=2.0, bank=0.0, memory_mb=256, log_bytes=16 * 1024)
+    bot = make_bot("print_flood.py", limits)
+    bot.start_game({"seat": 0})
+    assert bot.act(act_message(legal=["JH", "draw"])) == "JH"
+    assert bot._folder is not None
+    assert bot._folder.log_path.stat().st_size <= 2 * limits.log_bytes + 4096
+    tail = bot.log_tail(2)
+    assert tail.splitlines() == ["stderr line", "last words"]
+
+
+def test_closing_stdout_is_crash_or_invalid(make_bot) -> None:
+    fault = fault_of(make_bot("close_stdout.py"))
+    assert fault.code in (FaultCode.CRASH, FaultCode.INVALID)
+
+
+def test_sleep_at_import_is_init_fail(make_bot) -> None:
+    limits = Limits(move_time=0.3, init_time=1.0, memory_mb=256)
+    bot = make_bot("sleep_at_import.py", limits)
+    started = time.monotonic()
+    with pytest.raises(BotFault) as info:
+        bot.start_game({"seat": 0})
+    assert info.value.code is FaultCode.INIT_FAIL
+    assert time.monotonic() - started < 3.0
+    assert bot.pid is None
+
+
+def test_missing_class_is_init_fail_naming_it(make_bot, tmp_path) -> None:
+    from arena.sandbox import BotSpec
+
+    (tmp_path / "noclass.py").write_text("x = 1\n")
+    bot = make_bot("", spec=BotSpec.parse("noclass.py:Missing", tmp_path))
+    with pytest.raises(BotFault) as info:
+        bot.start_game({"seat": 0})
+    assert info.value.code is FaultCode.INIT_FAIL
+    assert "Missing" in info.value.detail
+
+
+def test_act_before_start_is_crash_not_a_hang(make_bot) -> None:
+    with pytest.raises(BotFault) as info:
+        make_bot("moody.py").act(act_message())
+    assert info.value.code is FaultCode.CRASH

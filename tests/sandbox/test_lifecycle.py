@@ -1,0 +1,108 @@
+"""Process reuse, restart after faults, the CPU bank, command bots, log_tail."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from arena.sandbox import BotFault, BotSpec, FaultCode, Limits
+from tests.sandbox.conftest import FAST, REPO, act_message
+
+
+def test_process_is_reused_across_games(make_bot) -> None:
+    bot = make_bot("moody.py")
+    bot.start_game({"seat": 0})
+    first = bot.pid
+    assert bot.act(act_message()) == "7H"  # an action object, turned into text by the host
+    bot.end_game({"places": [[0]]})
+    bot.start_game({"seat": 1})
+    assert bot.pid == first
+    assert bot.act(act_message(legal=["draw"])) == "draw"
+
+
+def test_restart_after_an_invalid_reply(make_bot) -> None:
+    bot = make_bot("moody.py")
+    bot.start_game({"seat": 0, "mode": "raise"})
+    first = bot.pid
+    with pytest.raises(BotFault) as info:
+        bot.act(act_message())
+    assert info.value.code is FaultCode.INVALID
+    bot.start_game({"seat": 0, "mode": "ok"})
+    assert bot.pid != first
+    assert bot.act(act_message()) == "7H"
+
+
+def test_restart_after_a_timeout(make_bot) -> None:
+    bot = make_bot("moody.py")
+    bot.start_game({"seat": 0, "mode": "loop"})
+    with pytest.raises(BotFault) as info:
+        bot.act(act_message())
+    assert info.value.code is FaultCode.TIMEOUT
+    assert bot.pid is None
+    bot.start_game({"seat": 0})
+    assert bot.act(act_message()) == "7H"
+
+
+def test_bank_is_spent_then_timeout(make_bot) -> None:
+    # Each move burns 0.15 s of CPU against 0.1 s allowed: the 0.12 s bank lasts two moves,
+    # the third exceeds move_time + what is left of the bank.
+    limits = Limits(move_time=0.1, wall_factor=5.0, bank=0.12, memory_mb=256)
+    bot = make_bot("moody.py", limits)
+    bot.start_game({"seat": 0, "mode": "burn"})
+    bot.act(act_message())
+    bot.act(act_message())
+    with pytest.raises(BotFault) as info:
+        for _ in range(3):
+            bot.act(act_message())
+    assert info.value.code is FaultCode.TIMEOUT
+
+
+def test_log_tail_shows_the_bots_own_prints(make_bot) -> None:
+    bot = make_bot("moody.py")
+    bot.start_game({"seat": 0})
+    bot.act(act_message())
+    bot.end_game({"winner": 0})
+    lines = bot.log_tail(3).splitlines()
+    assert lines[0].startswith("game start pid=")
+    assert lines[1] == f"act pid={bot.pid}"
+    assert lines[2] == "game end {'winner': 0}"
+    assert bot.log_tail(1) == "game end {'winner': 0}"
+
+
+def test_log_tail_survives_close(make_bot) -> None:
+    bot = make_bot("moody.py")
+    bot.start_game({"seat": 0})
+    bot.close()
+    assert "game start" in bot.log_tail()
+
+
+@pytest.mark.parametrize("python", ["python3", sys.executable])
+def test_command_bot_plays_the_first_legal_action(make_bot, python: str) -> None:
+    spec = BotSpec.parse({"name": "cmd", "cmd": [python, "bots/examples/first_legal_cmd.py"]}, REPO)
+    bot = make_bot("", spec=spec)
+    bot.start_game({"seat": 0})
+    assert bot.act(act_message(legal=["pass", "draw"])) == "pass"
+    bot.end_game({})
+    bot.start_game({"seat": 2})
+    assert bot.act(act_message()) == "7H"
+
+
+def test_command_bot_that_closes_stdout_is_crash(make_bot) -> None:
+    spec = BotSpec("closer", command=("/bin/sh", "-c", "read line; exec 1>&-; sleep 30"))
+    bot = make_bot("", spec=spec)
+    with pytest.raises(BotFault) as info:
+        bot.start_game({"seat": 0})
+    assert info.value.code is FaultCode.INIT_FAIL
+    assert "crash" in info.value.detail
+
+
+def test_command_bot_flooding_without_newline_is_invalid(make_bot) -> None:
+    spec = BotSpec("flood", command=("/bin/sh", "-c", "read line; echo ok; read line; "
+                                     "while :; do printf xxxxxxxxxxxxxxxxxxxxxxxxxxxx; done"))
+    bot = make_bot("", spec=spec)
+    bot.start_game({"seat": 0})
+    with pytest.raises(BotFault) as info:
+        bot.act(act_message())
+    assert info.value.code is FaultCode.INVALID
+    assert "longer than" in info.value.detail
