@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from arena.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
 from arena.cards import NAMES, RANK_OF, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
 from arena.rules import RuleSet
 from arena import moves
+from arena.moves import legal_plays
 
 STARTER_ATTEMPTS = 1000
 
@@ -50,17 +51,20 @@ class Outcome:
     places: tuple[tuple[int, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One public event of the history: who did what, and how many cards they drew."""
+class Event(NamedTuple):
+    """One public event of the history: who did what, and how many cards they drew.
+
+    ``action`` is the action object (its text is ``str(action)``); a tuple, because the engine
+    records one per decision.
+    """
 
     seat: int
-    action: str
+    action: ActionType
     drew: int = 0
 
     def to_json(self) -> dict:
         """The wire form: ``{"seat": 1, "action": "draw", "drew": 2}``."""
-        return {"seat": self.seat, "action": self.action, "drew": self.drew}
+        return {"seat": self.seat, "action": str(self.action), "drew": self.drew}
 
 
 class Game:
@@ -181,14 +185,15 @@ class Game:
 
     def legal_actions(self) -> list[ActionType]:
         """Every legal action, deterministic and bounded (see :mod:`arena.moves`)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def _compute_legal(self) -> list[ActionType]:
         if self.outcome is not None:
             return []
-        plays = moves.legal_plays(self)
+        plays = legal_plays(self)
         if self.drawn_card >= 0:
             return plays or [DRAW]  # pragma: no cover - a drawn playable card always plays
         if plays:
@@ -257,12 +262,13 @@ class Game:
     def _apply_checked(self, action: ActionType) -> None:
         seat = self.to_move
         self._legal = None
-        if isinstance(action, Play):
+        kind = type(action)
+        if kind is Play:
             self._play(seat, action)
-        elif isinstance(action, Draw):
+        elif kind is Draw:
             self._draw_action(seat)
         else:
-            self.history.append(Event(seat, "pass"))
+            self.history.append(Event(seat, PASS))
             self.passes_in_row += 1
             self._end_turn(self._next_seat(seat, 0))
         self.decisions += 1
@@ -275,25 +281,22 @@ class Game:
         for card in cards:
             hand.remove(card)
         self.discard.extend(cards)
-        self.history.append(Event(seat, str(play)))
         self.passes_in_row = 0
-        live = moves.live_cards(rules, cards)
-        cancelled = self._apply_penalties(live)
+        has_effect = rules.has_effect
+        live = moves.live_cards(rules, cards) if any(has_effect[c] for c in cards) else ()
         drew = 0
-        if cancelled:
+        if live and self._apply_penalties(live):
             drew = self._draw_cards(seat, self.pending_amount)  # S8: the red jack's player draws the rest
             self._clear_pending()
         if not hand and rules.ace_draws and rules.power_of[cards[-1]].calls_suit:
             drew += self._draw_cards(seat, 1)  # S10: no finishing on an ace while a card can be drawn
-        if drew:
-            self.history[-1] = Event(seat, str(play), drew)
-        top = cards[-1]
-        self.active_suit = play.call if play.call is not None else SUIT_OF[top]
+        self.history.append(Event(seat, play, drew))
+        self.active_suit = play.call if play.call is not None else SUIT_OF[cards[-1]]
         if not hand:
             self._win(seat)
             return
-        skips = self._apply_table_effects(seat, live)
-        self._end_turn(self._next_seat(seat, skips))
+        skips = self._apply_table_effects(seat, live) if live else 0
+        self._end_turn((seat + self.direction * (1 + skips)) % self.seats)
 
     def _apply_penalties(self, live: Sequence[int]) -> bool:
         """Add pickups and take off cancels in laid order; True when a cancelling card answered."""
@@ -333,12 +336,12 @@ class Game:
         if self.pending_kind is not None:
             drew = self._draw_cards(seat, self.pending_amount)
             self._clear_pending()
-            self.history.append(Event(seat, "draw", drew))
+            self.history.append(Event(seat, DRAW, drew))
             self.passes_in_row = 0 if drew else self.passes_in_row + 1  # S12: an empty penalty draw is a pass
             self._end_turn(self._next_seat(seat, 0))
             return
         drew = self._draw_cards(seat, 1)
-        self.history.append(Event(seat, "draw", drew))
+        self.history.append(Event(seat, DRAW, drew))
         self.passes_in_row = 0
         self.draws_this_turn += 1
         if self.rules.after_draw == "must-play":
@@ -359,6 +362,9 @@ class Game:
     def _draw_cards(self, seat: int, count: int) -> int:
         """Draw up to ``count`` cards into the seat's hand, recycling as allowed (G4)."""
         hand = self.hands[seat]
+        if count == 1 and self.stock:  # the common case, kept short
+            hand.append(self.stock.pop())
+            return 1
         drew = 0
         while drew < count:
             if not self.stock and not self._recycle():

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 ALL_SUITS = (0, 1, 2, 3)
 SHORTEST_SEARCH_LIMIT = 4000
+PLAY_CACHE_SIZE = 200_000  # Play objects are immutable: one per card sequence serves every game
 
 
 def first_card_ok(game: Game, card: int) -> bool:
@@ -165,48 +166,74 @@ def next_cards(game: Game, prefix: list[int]) -> list[int]:
 def legal_plays(game: Game) -> list[Play]:
     """Every legal play, in the bounded canonical form described in the module docstring."""
     rules = game.rules
-    hand = sorted(game.hands[game.to_move])
-    openers = [c for c in hand if first_card_ok(game, c)]
+    hand = game.hands[game.to_move]
+    # The openers: the same test as first_card_ok, inlined because this is the hottest loop.
+    if game.pending_kind is not None:
+        answers = rules.answers.get(game.pending_kind, ())
+        openers = [c for c in hand if c in answers]
+    elif game.active_suit < 0:
+        openers = list(hand)
+    else:
+        suit, rank, wild = game.active_suit, RANK_OF[game.discard[-1]], rules.wild
+        openers = [c for c in hand if wild[c] or SUIT_OF[c] == suit or RANK_OF[c] == rank]
     if not openers:
         return []
     if rules.max_cards == 1 or not rules.sets:
         sequences = [[c] for c in openers]
     else:
         sequences = _set_plays(rules, hand, openers)
-    sequences += _opened_plays(game, hand, openers)
+    if rules.any_opener:
+        sequences += _opened_plays(game, hand, openers)
     if game.drawn_card >= 0:
         sequences = [s for s in sequences if game.drawn_card in s]
     return _with_calls(rules, sequences)
 
 
 def _with_calls(rules: RuleSet, sequences: list[list[int]]) -> list[Play]:
-    plays = []
-    power_of = rules.power_of
+    """The plays of each card sequence: one, or one per suit when it ends on a suit caller."""
+    plays: list[Play] = []
+    cache = rules.play_cache
     for seq in sequences:
-        cards = tuple(CARDS[c] for c in seq)
-        if power_of[seq[-1]].calls_suit:
-            plays.extend(Play(cards, suit) for suit in ALL_SUITS)
-        else:
-            plays.append(Play(cards))
+        key = seq[0] if len(seq) == 1 else tuple(seq)  # a lone card is keyed by its code
+        found = cache.get(key)
+        if found is None:
+            found = _plays_of(rules, tuple(seq))
+            if len(cache) < PLAY_CACHE_SIZE:
+                cache[key] = found
+        plays.extend(found)
     return plays
+
+
+def _plays_of(rules: RuleSet, seq: tuple[int, ...]) -> list[Play]:
+    cards = tuple([CARDS[c] for c in seq])
+    if rules.power_of[seq[-1]].calls_suit:
+        return [Play(cards, suit) for suit in ALL_SUITS]
+    return [Play(cards)]
 
 
 def _set_plays(rules: RuleSet, hand: list[int], openers: list[int]) -> list[list[int]]:
     """Same-rank plays without a suit opener: one per (set, final card) (S4, C2)."""
-    by_rank: dict[int, list[int]] = {}
-    for card in hand:
-        by_rank.setdefault(RANK_OF[card], []).append(card)
-    opener_set = set(openers)
-    power_of = rules.power_of
+    opens = rules.opens if rules.any_opener else None
     sequences = []
-    for rank in sorted({RANK_OF[c] for c in openers}):
-        cards = [c for c in by_rank[rank] if not power_of[c].opens_suit]
+    done_ranks = 0  # a bit set: hands are short, so a scan per rank beats building a dict
+    opener_set = None
+    for opener in openers:
+        rank = RANK_OF[opener]
+        if done_ranks >> rank & 1:
+            continue
+        done_ranks |= 1 << rank
+        cards = [c for c in hand if RANK_OF[c] == rank]
+        if opens:
+            cards = [c for c in cards if not opens[c]]
+        if len(cards) == 1:
+            sequences.append(cards)  # the common case: a lone card of its rank
+            continue
+        opener_set = opener_set or set(openers)
         limit = len(cards) if rules.max_cards is None else min(len(cards), rules.max_cards)
         for size in range(1, limit + 1):
             for group in combinations(cards, size):
-                if size > 1 and _mixes(rules, group):
-                    continue
-                sequences.extend(_orders_of_set(group, opener_set))
+                if size == 1 or not _mixes(rules, group):
+                    sequences.extend(_orders_of_set(group, opener_set))
     return sequences
 
 

@@ -128,7 +128,7 @@ def observe(game: Game, seat: int) -> Observation:
         recycles_left=game.recycles_left,
         draws_this_turn=game.draws_this_turn if seat == game.to_move else 0,
         drawn_card=CARDS[game.drawn_card] if seat == game.to_move and game.drawn_card >= 0 else None,
-        history=tuple(HistoryEvent(e.seat, e.action, e.drew) for e in game.history),
+        history=tuple(HistoryEvent(e.seat, str(e.action), e.drew) for e in game.history),
         rules_name=game.rules.name,
         rules=game.rules.settings,
         legal=legal,

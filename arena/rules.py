@@ -114,6 +114,13 @@ class RuleSet:
     decision_cap: int
     settings: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
     power_of: tuple[Power, ...] = field(repr=False, compare=False, default=())
+    # Lookup tables derived from power_of, for the engine's hot loops (one entry per card code).
+    wild: tuple[bool, ...] = field(repr=False, compare=False, default=())
+    opens: tuple[bool, ...] = field(repr=False, compare=False, default=())
+    has_effect: tuple[bool, ...] = field(repr=False, compare=False, default=())
+    answers: dict[str, frozenset[int]] = field(repr=False, compare=False, default_factory=dict)
+    any_opener: bool = field(repr=False, compare=False, default=False)
+    play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.moves
 
     def hand_size_for(self, seats: int) -> int:
         """Cards dealt to each seat at this table size."""
@@ -281,8 +288,7 @@ def build_rules(raw: dict[str, Any], source: str) -> RuleSet:
         jokers=jokers, starter=starter, powers=tuple((s, p) for s, p, _ in powers), max_cards=max_cards, sets=sets,
         inert_after_opener=inert, never_together=never, skips=skips, draw_when=draw_when,
         draws_per_turn=per_turn, after_draw=after_draw, recycles=recycles, ace_draws=ace_draws,
-        blocked=blocked, decision_cap=cap, settings=settings,
-        power_of=_power_table(powers, jokers),
+        blocked=blocked, decision_cap=cap, settings=settings, **_tables(_power_table(powers, jokers)),
     )
     _check_playable(rules, source)
     return rules
@@ -365,6 +371,18 @@ def _power_table(entries: list[tuple[str, Power, list[int]]], jokers: int) -> tu
         for code in codes:
             table[code] = power
     return tuple(table)
+
+
+def _tables(power_of: tuple[Power, ...]) -> dict[str, Any]:
+    kinds = {k for p in power_of for k in p.answers}
+    return {
+        "power_of": power_of,
+        "wild": tuple(p.wild for p in power_of),
+        "opens": tuple(p.opens_suit for p in power_of),
+        "has_effect": tuple(bool(p.pickup or p.cancels or p.skip or p.reverse or p.swap) for p in power_of),
+        "answers": {k: frozenset(c for c, p in enumerate(power_of) if k in p.answers) for k in kinds},
+        "any_opener": any(p.opens_suit for p in power_of),
+    }
 
 
 def _check_playable(rules: RuleSet, source: str) -> None:

@@ -47,7 +47,7 @@ def replay(
             _replay_error(error, index, text, as_json)
         if not as_json:
             event = game.history[-1]
-            render_step(out, index + 1, seat, event.action, event.drew, game)
+            render_step(out, index + 1, seat, str(event.action), event.drew, game)
     if as_json:
         print(json.dumps(game.to_json()))
     else:
