@@ -172,13 +172,15 @@ class SandboxedBot:
         The CPU clock cannot run faster than the wall clock, so sleeping for the CPU time
         left costs nothing on the fast path and still catches a busy loop on time.
         """
+        started = time.monotonic()
         while True:
             wall_left = deadline - time.monotonic()
             cpu_left = (cpu_limit - proc.cpu() + CPU_SLACK) if cpu_limit is not None else wall_left
             if cpu_left <= 0:
                 raise _Timeout(f"over its CPU time ({self.limits.move_time}s per move + bank)")
             if wall_left <= 0:
-                raise _Timeout(f"no reply within the wall-clock watchdog ({wall_left + 0:.0f}s left)")
+                raise _Timeout("no reply within the wall-clock watchdog "
+                               f"({deadline - started:.2f}s)")
             line = proc.channel.read_line(min(cpu_left, wall_left))
             if line is not None:
                 return line

@@ -1,0 +1,56 @@
+"""BotSpec parsing and Limits validation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.errors import ArenaError, ConfigError
+from arena.sandbox import BotSpec, Limits
+
+
+@pytest.fixture
+def bots(tmp_path: Path) -> Path:
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "x.py").write_text("class Bot: pass\n")
+    (tmp_path / "bots" / "run.sh").write_text("#!/bin/sh\n")
+    return tmp_path
+
+
+def test_file_and_class(bots: Path) -> None:
+    assert BotSpec.parse("bots/x.py", bots) == BotSpec("x", bots / "bots" / "x.py")
+    spec = BotSpec.parse("bots/x.py:MyBot", bots)
+    assert (spec.name, spec.class_name, spec.path) == ("x:MyBot", "MyBot", bots / "bots" / "x.py")
+
+
+def test_mapping_forms(bots: Path) -> None:
+    spec = BotSpec.parse({"name": "alpha", "path": "bots/x.py", "class": "Alpha"}, bots)
+    assert (spec.name, spec.class_name) == ("alpha", "Alpha")
+    cmd = BotSpec.parse({"name": "sh", "cmd": ["/bin/sh", "bots/run.sh", "--fast"]}, bots)
+    assert cmd.command == ("/bin/sh", str(bots / "bots" / "run.sh"), "--fast")
+    assert BotSpec.parse({"name": "s", "cmd": "python3 -u bot.py"}, bots).command == (
+        "python3", "-u", "bot.py")
+
+
+@pytest.mark.parametrize("bad, words", [
+    ("bots/missing.py", "no such file"),
+    ("bots/x.txt", "Python file"),
+    ({"name": "a"}, "exactly one"),
+    ({"name": "a", "path": "bots/x.py", "cmd": ["x"]}, "exactly one"),
+    ({"cmd": ["python3"]}, "needs a 'name'"),
+    ({"name": "a", "cmd": []}, "non-empty"),
+    ({"name": "a", "cmd": ["ok"], "colour": "red"}, "unknown key"),
+    (42, "mapping"),
+])
+def test_bad_specs_raise_config_errors(bots: Path, bad: object, words: str) -> None:
+    with pytest.raises(ConfigError, match=words):
+        BotSpec.parse(bad, bots)  # type: ignore[arg-type]
+
+
+def test_limits_validation() -> None:
+    assert Limits().move_time == 1.0
+    with pytest.raises(ArenaError):
+        Limits(move_time=0)
+    with pytest.raises(ArenaError):
+        Limits(memory_mb=-1)
