@@ -133,3 +133,29 @@ def observe(game: Game, seat: int) -> Observation:
         rules=game.rules.settings,
         legal=legal,
     )
+
+
+def wire_observation(game: Game, seat: int, since: int) -> dict[str, Any]:
+    """``observe(game, seat).to_wire(since)`` built directly: the sandbox's hot path, which must
+    not copy the whole history for every decision."""
+    pending_kind = game.pending_kind
+    drawn = game.drawn_card
+    to_move = seat == game.to_move
+    return {
+        "seat": seat,
+        "seats": game.seats,
+        "to_move": game.to_move,
+        "hand": [NAMES[c] for c in game.hands[seat]],
+        "top": NAMES[game.discard[-1]],
+        "active_suit": SUITS[game.active_suit] if game.active_suit >= 0 else None,
+        "pending": {"kind": pending_kind, "amount": game.pending_amount} if pending_kind else None,
+        "direction": game.direction,
+        "hand_sizes": [len(h) for h in game.hands],
+        "stock_size": len(game.stock),
+        "discard_size": len(game.discard),
+        "recycles_left": game.recycles_left,
+        "draws_this_turn": game.draws_this_turn if to_move else 0,
+        "drawn_card": NAMES[drawn] if to_move and drawn >= 0 else None,
+        "legal": [str(a) for a in game.legal_actions()] if to_move else [],
+        "events": [[e.seat, str(e.action), e.drew] for e in game.history[since:]],
+    }
