@@ -31,7 +31,7 @@ def test_seed000_option_one_two_2s_leave_a_live_four_card_penalty():
     assert game.to_move == 1
     assert game.pending == Pending("two", 4)
     assert hand(game, 0) == sorted("7H 5H JH 3S KD".split())  # the hearts stay home
-    assert str(game.discard[-1]) == "2C"
+    assert game.to_json()["top"] == "2C"
 
 
 def test_seed000_option_one_next_seat_without_a_2_draws_four():
@@ -52,7 +52,7 @@ def test_seed000_option_two_the_flush_sheds_five_and_nobody_draws():
     assert hand(game, 0) == ["3S", "KD"]
     assert game.pending is None
     assert game.to_move == 1  # no skip, no reverse
-    assert str(game.discard[-1]) == "JH"
+    assert game.to_json()["top"] == "JH"
     assert game.to_json()["active_suit"] == "H"
     assert [len(h) for h in game.hands] == [2, 2, 2, 2]  # nobody drew a thing
 
@@ -135,7 +135,7 @@ def test_C4_seed002_second_draw_9S_leads_a_three_card_set():
             game.check(illegal)
     game.apply("9S 9D 9H")
     assert hand(game, 0) == ["4H", "6C", "JD"]
-    assert str(game.discard[-1]) == "9H" and game.to_json()["active_suit"] == "H"
+    assert game.to_json()["top"] == "9H" and game.to_json()["active_suit"] == "H"
     assert game.to_move == 1
 
 
