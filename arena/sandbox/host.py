@@ -198,11 +198,13 @@ def _install_host_filter(runtime_dir: str) -> None:
 
 
 def _load_bot(path: str, class_name: str) -> object:
-    """Run the bot file as a module named after it and instantiate its class.
+    """Run the bot file as a module of a private name and instantiate its class.
 
-    A plain compile/exec (not importlib.util, which costs milliseconds to import).
+    Not under its file's name: a bot file called ``random.py`` that imports ``random`` must get
+    the standard library, not itself. A plain compile/exec (not importlib.util, which costs
+    milliseconds to import).
     """
-    name = os.path.splitext(os.path.basename(path))[0]
+    name = "__arena_bot__"
     module = type(sys)(name)
     module.__file__ = path
     sys.modules[name] = module
@@ -224,7 +226,10 @@ def main(argv: list[str]) -> None:
     os.dup2(2, 1)
     log = CappedLog(2, int(log_cap))
     sys.stdout = sys.stderr = log
-    sys.path[:0] = [os.path.dirname(bot_file), runtime_dir]
+    # The runtime (the arena package) comes first; the bot's own folder last, so that a file
+    # beside the bot can be imported but can never shadow the standard library.
+    sys.path.insert(0, runtime_dir)
+    sys.path.append(os.path.dirname(bot_file))
     host = Host(out_fd, log, None)
     try:
         host.make_obs = _observation_factory()
