@@ -14,7 +14,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from arena.sandbox.bot import SandboxedBot
 from arena.sandbox.channel import LineChannel
@@ -35,19 +37,29 @@ _ECHO = (
 _TRIVIAL_BOT = "class Bot:\n    def act(self, obs):\n        return 'draw'\n"
 
 
-def current_cpu_pin() -> set[int] | None:
-    """Pin this process to one CPU it may run on and return it (None if not possible)."""
+@contextmanager
+def pinned(pin: bool) -> Iterator[set[int] | None]:
+    """Pin this process to one of its CPUs for the measurement (yield it), then restore."""
+    if not pin:
+        yield None
+        return
+    before = os.sched_getaffinity(0)
+    cpu = {min(before)}
+    os.sched_setaffinity(0, cpu)
     try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return {cpu}
-    except (AttributeError, OSError):
-        return None
+        yield cpu
+    finally:
+        os.sched_setaffinity(0, before)
 
 
 def raw_round_trip_us(n: int = 2000, pin: bool = True) -> float:
     """Microseconds per JSON-line request/response with an echo child (no confinement)."""
-    cpus = current_cpu_pin() if pin else None
+    with pinned(pin) as cpus:
+        return _raw_round_trip_us(n, cpus)
+
+
+def _raw_round_trip_us(n: int, cpus: set[int] | None) -> float:
+    """The measurement of :func:`raw_round_trip_us`."""
     to_r, to_w = os.pipe2(os.O_CLOEXEC)
     from_r, from_w = os.pipe2(os.O_CLOEXEC)
     proc = subprocess.Popen(
@@ -74,7 +86,12 @@ def _echo_once(channel: LineChannel) -> None:
 
 def sandboxed_round_trip_us(n: int = 2000, pin: bool = True) -> tuple[float, float]:
     """``(round trip us, start ms)`` of a trivial Python bot in the full sandbox."""
-    cpus = current_cpu_pin() if pin else None
+    with pinned(pin) as cpus:
+        return _sandboxed_round_trip_us(n, cpus)
+
+
+def _sandboxed_round_trip_us(n: int, cpus: set[int] | None) -> tuple[float, float]:
+    """The measurement of :func:`sandboxed_round_trip_us`."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "trivial_bot.py"
         path.write_text(_TRIVIAL_BOT)

@@ -8,11 +8,13 @@ forked child just before ``exec`` (as root when the referee is root).
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import logging
 import os
 import resource
 import signal
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -106,12 +108,16 @@ def slot_uid(slot: int) -> int:
 class Cgroup:
     """A pids cgroup holding one bot and everything it starts."""
 
+    live: set["Cgroup"] = set()
+
     def __init__(self, name: str) -> None:
         self.path = os.path.join(CGROUP_PIDS, name)
         os.makedirs(self.path, exist_ok=True)
         with open(os.path.join(self.path, "pids.max"), "w") as f:
             f.write(str(PIDS_MAX))
         self.procs_file = os.path.join(self.path, "cgroup.procs").encode()
+        self.owner = os.getpid()
+        Cgroup.live.add(self)
 
     def pids(self) -> list[int]:
         """Processes currently in the group."""
@@ -123,10 +129,21 @@ class Cgroup:
 
     def remove(self) -> None:
         """Delete the (empty) group."""
+        Cgroup.live.discard(self)
         try:
             os.rmdir(self.path)
         except OSError as exc:
             log.debug("could not remove cgroup %s: %s", self.path, exc)
+
+
+@atexit.register
+def _remove_forgotten_cgroups() -> None:
+    """Bots never closed still must not outlive the referee, nor leave cgroup folders."""
+    for group in list(Cgroup.live):
+        if group.owner == os.getpid():
+            kill_pids(group.pids())
+            time.sleep(0.01)  # let the kernel move the killed tasks out before rmdir
+            group.remove()
 
 
 def pids_of_uid(uid: int) -> list[int]:

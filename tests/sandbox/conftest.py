@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
+from sandbox_helpers import FAST, HOSTILE, assert_nothing_left
 
 from arena.sandbox import BotSpec, Limits, SandboxedBot
-from arena.sandbox import confine
-from arena.sandbox.bench import SAMPLE_OBS
-
-HOSTILE = Path(__file__).resolve().parent.parent / "hostile_bots"
-REPO = Path(__file__).resolve().parents[2]
-IS_ROOT = os.geteuid() == 0
-FAST = Limits(move_time=0.3, wall_factor=2.0, bank=0.2, memory_mb=256, init_time=5.0,
-              log_bytes=16 * 1024)
-
-needs_root = pytest.mark.skipif(not IS_ROOT, reason="this confinement layer needs root")
-
-
-def act_message(**changes: object) -> dict:
-    """An ``act`` message with a complete wire observation."""
-    return {"obs": {**SAMPLE_OBS, **changes}}
 
 
 @pytest.fixture
@@ -51,9 +35,3 @@ def make_bot(slot: int) -> Iterator[Callable[..., SandboxedBot]]:
         assert_nothing_left(uid_slot, folder)
 
 
-def assert_nothing_left(slot: int, folder: Path | None) -> None:
-    """No process of the slot's uid survives; the bot's folder is gone."""
-    if IS_ROOT:
-        assert confine.pids_of_uid(confine.slot_uid(slot)) == []
-    if folder is not None:
-        assert not folder.exists()

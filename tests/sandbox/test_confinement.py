@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import socket
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox import BotFault, FaultCode, confine
-from tests.sandbox.conftest import IS_ROOT, REPO, act_message, needs_root
+from sandbox_helpers import IS_ROOT, REPO, act_message, needs_root
 
 
 def reply_or_fault(bot, start: dict) -> str:  # type: ignore[no-untyped-def]
@@ -102,3 +103,18 @@ def test_without_root_layers_degrade_with_a_warning(caplog) -> None:
         layers = confine.available_layers()
     assert not layers.uid and not layers.netns
     assert any("not running as root" in r.message for r in caplog.records)
+
+
+@needs_root
+@pytest.mark.parametrize("cgroup", [True, False])
+def test_without_seccomp_escaped_descendants_are_still_killed(make_bot, monkeypatch, cgroup: bool) -> None:
+    """The cgroup (or, without it, the uid sweep) finds a grandchild that left the group."""
+    layers = dataclasses.replace(confine.available_layers(), seccomp_base=None, cgroup=cgroup)
+    monkeypatch.setattr(confine, "available_layers", lambda: layers)
+    bot = make_bot("escape_setsid.py")
+    assert reply_or_fault(bot, {}) == "draw"  # fork allowed: seccomp is off
+    escaped = live_pids(bot)
+    assert escaped, "the grandchild should be running until the bot is stopped"
+    assert all(os.getpgid(p) != bot.pid for p in escaped)
+    bot.close()
+    assert confine.pids_of_uid(confine.slot_uid(bot.slot)) == []

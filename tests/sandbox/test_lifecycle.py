@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from arena.sandbox import BotFault, BotSpec, FaultCode, Limits
-from tests.sandbox.conftest import FAST, REPO, act_message
+from sandbox_helpers import FAST, REPO, act_message
 
 
 def test_process_is_reused_across_games(make_bot) -> None:
