@@ -106,3 +106,18 @@ def test_command_bot_flooding_without_newline_is_invalid(make_bot) -> None:
         bot.act(act_message())
     assert info.value.code is FaultCode.INVALID
     assert "longer than" in info.value.detail
+
+
+@pytest.mark.parametrize("reply, words", [
+    (r"printf '\377\376\n'", "not UTF-8"),
+    ("echo", "empty reply"),
+    ("echo '!error \"bad state\"'", "bad state"),
+])
+def test_command_bot_unreadable_replies_are_invalid(make_bot, reply: str, words: str) -> None:
+    spec = BotSpec("odd", command=("/bin/sh", "-c", f"read line; echo ok; read line; {reply}; sleep 30"))
+    bot = make_bot("", spec=spec)
+    bot.start_game({"seat": 0})
+    with pytest.raises(BotFault) as info:
+        bot.act(act_message())
+    assert info.value.code is FaultCode.INVALID
+    assert words in info.value.detail
