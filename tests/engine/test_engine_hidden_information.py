@@ -1,0 +1,184 @@
+"""G8 hidden information: nothing reachable from an Observation names a hidden card.
+
+Every attribute of an observation (fields, properties, containers, recursively) and its wire
+form is walked; every card found, as a card object or as a card name inside a text, must be
+public for that seat: its own hand, the top card, or a card named by the public history. The
+history itself is compared with a public log kept by the test (who did what, how many drawn).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+import re
+
+from engine_helpers import CRAZY_EIGHTS, SWITCH, hand, position
+
+import pytest
+
+from arena.cards import NAMES, Card
+from arena.game import Game
+
+CARD_NAMES = frozenset(NAMES)
+HISTORY_KEYS = {"history", "events"}  # compared with the test's own public log instead
+
+
+def leaves(obj, path="obs", seen=None):
+    """Yield ``(path, value)`` for every card and text reachable from ``obj``."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, Card):
+        yield path, obj
+    elif isinstance(obj, str):
+        yield path, obj
+    elif isinstance(obj, (bool, int, float, type(None))):
+        return
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from leaves(key, f"{path}[key]", seen)
+            if key not in HISTORY_KEYS:
+                yield from leaves(value, f"{path}[{key!r}]", seen)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for i, item in enumerate(obj):
+            yield from leaves(item, f"{path}[{i}]", seen)
+    else:
+        for name, value in attributes(obj):
+            if name not in HISTORY_KEYS:
+                yield from leaves(value, f"{path}.{name}", seen)
+
+
+def attributes(obj):
+    """Fields, instance attributes and properties of an object (not methods)."""
+    names = set()
+    if dataclasses.is_dataclass(obj):
+        names |= {f.name for f in dataclasses.fields(obj)}
+    names |= set(getattr(obj, "__dict__", {}))
+    for klass in type(obj).__mro__:
+        names |= {n for n, v in vars(klass).items() if isinstance(v, property)}
+        names |= set(getattr(klass, "__slots__", ()))
+    for name in sorted(names):
+        if not name.startswith("__"):
+            yield name, getattr(obj, name)
+
+
+def card_names_in(value) -> set[str]:
+    """Canonical card names inside a card object or a text (`7H 2H=D`, `X1:JS`)."""
+    if isinstance(value, Card):
+        return {str(value)}
+    return {t for t in re.split(r"[\s=:!,\[\]'\"]+", value) if t in CARD_NAMES}
+
+
+def containers(game: Game) -> list[object]:
+    """The referee's mutable containers, which an observation must never share."""
+    return [*game.hands, game.hands, game.stock, game.discard, game.history]
+
+
+def check_observation(game: Game, seat: int, log: list[tuple[int, str, int]]) -> None:
+    """G8 for one seat: hidden cards unreachable, sizes and public history right."""
+    obs = game.observation(seat)
+    hidden = {NAMES[c] for s, h in enumerate(game.hands) if s != seat for c in h}
+    hidden |= {NAMES[c] for c in game.stock}
+    shared = {id(c) for c in containers(game)}
+    for root, label in ((obs, "obs"), (obs.to_wire(), "wire"), (obs.legal_actions(), "legal")):
+        for path, value in leaves(root, label):
+            leak = card_names_in(value) & hidden
+            assert not leak, f"seat {seat} sees hidden {sorted(leak)} at {path}"
+        assert not any(id(x) in shared for x in walk_objects(root)), "shares referee state"
+    assert obs.hand_sizes == tuple(len(h) for h in game.hands)
+    assert sorted(obs.hand) == sorted(game.hands[seat])
+    assert obs.stock_size == len(game.stock)
+    assert [(e.seat, e.action, e.drew) for e in obs.history] == log
+    assert [list(e) for e in obs.to_wire()["events"]] == [list(e) for e in log]
+
+
+def walk_objects(obj, seen=None):
+    """Every container and object reachable from ``obj`` (identity walk)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or isinstance(obj, (str, int, float, bool, type(None))):
+        return
+    seen.add(id(obj))
+    yield obj
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from walk_objects(value, seen)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for item in obj:
+            yield from walk_objects(item, seen)
+    else:
+        for _, value in attributes(obj):
+            yield from walk_objects(value, seen)
+
+
+def public_step(game: Game, action) -> tuple[int, str, int]:
+    """Apply ``action``; return the public record: seat, action text, cards drawn."""
+    seat, held = game.to_move, sum(len(h) for h in game.hands)
+    laid = len(action.cards) if hasattr(action, "cards") else 0
+    game.apply(action)
+    return seat, str(action), sum(len(h) for h in game.hands) - held + laid
+
+
+@pytest.mark.parametrize("rules", [SWITCH, CRAZY_EIGHTS], ids=lambda r: r.name)
+def test_G8_no_hidden_card_is_reachable_from_any_observation(rules):
+    """G8: in many random positions, for every seat, nothing of another hand or the stock leaks."""
+    positions = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Game.new(rules, rng.randint(2, 5), seed)
+        log: list[tuple[int, str, int]] = []
+        while not game.is_over and game.decisions < 120:
+            if game.decisions % 3 == 0:
+                for seat in range(game.seats):
+                    check_observation(game, seat, log)
+                positions += 1
+            log.append(public_step(game, rng.choice(game.legal_actions())))
+    assert positions > 300
+
+
+def test_G8_a_recycled_card_drawn_by_another_seat_stays_hidden():
+    """G8: with a short stock the pile recycles often; drawn recycled cards still leak nothing."""
+    recycled = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        game = Game.new(SWITCH, 3, seed)
+        # rig: all but three stock cards go under the top card, so the stock soon recycles
+        game.discard[:0], game.stock[:] = game.stock[:-3], game.stock[-3:]
+        log: list[tuple[int, str, int]] = []
+        while not game.is_over and game.decisions < 150:
+            if game.recycles_left < 20:
+                recycled += 1
+                for seat in range(game.seats):
+                    check_observation(game, seat, log)
+            log.append(public_step(game, rng.choice(game.legal_actions())))
+    assert recycled > 50
+
+
+def test_G8_after_a_swap_each_seat_holds_and_sees_its_new_hand():
+    """G8/S2: after QS, seat 0 sees 3D 4D and not its old 5C; seat 1 sees 5C."""
+    game = position(SWITCH, ["QS 5C", "3D 4D", "5D 6D"], "9S", stock="KH KD")
+    log = [public_step(game, game.check("QS"))]
+    assert sorted(map(str, game.observation(0).hand)) == ["3D", "4D"] == hand(game, 0)
+    assert [str(c) for c in game.observation(1).hand] == ["5C"]
+    for seat in range(3):
+        check_observation(game, seat, log)
+
+
+def test_G8_another_seats_drawn_card_is_counted_not_named():
+    """G8: seat 0 draws KD; seat 1's history says seat 0 drew one card, and nothing names KD."""
+    game = position(SWITCH, ["3C", "4C"], "9H", stock="KD 2S")
+    log = [public_step(game, game.check("draw"))]
+    assert log == [(0, "draw", 1)]
+    check_observation(game, 1, log)
+    assert "KD" not in repr(game.observation(1).to_wire())
+
+
+def test_G8_the_observation_is_a_copy_not_a_view():
+    """G8: later moves do not change an observation already handed out."""
+    game = position(SWITCH, ["3H 4C", "5H 6C"], "9H", stock="KD")
+    obs = game.observation(0)
+    before = copy.deepcopy(obs.to_wire())
+    game.apply("3H")
+    game.apply("5H")
+    assert obs.to_wire() == before
