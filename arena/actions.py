@@ -9,6 +9,7 @@ This module is stdlib-only on purpose: the sandboxed bot host imports it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Union
 
 from arena.cards import CARDS, NAMES, SUITS, Card, parse_suit
@@ -84,15 +85,22 @@ class Action:
     @staticmethod
     def parse(text: str) -> ActionType:
         """Read an action in notation; raise :class:`InvalidActionError` naming the input."""
-        try:
-            return _parse(text)
-        except InvalidCardError as error:
-            raise InvalidActionError(f"cannot read action {text!r}: {error}") from None
+        if not isinstance(text, str):
+            raise InvalidActionError(f"an action must be text, got {type(text).__name__}")
+        return _parse_cached(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _parse_cached(text: str) -> ActionType:
+    """Actions are immutable values, so each distinct text is parsed once (both the referee and
+    bots read the same few hundred texts millions of times). Errors are not cached."""
+    try:
+        return _parse(text)
+    except InvalidCardError as error:
+        raise InvalidActionError(f"cannot read action {text!r}: {error}") from None
 
 
 def _parse(text: str) -> ActionType:
-    if not isinstance(text, str):
-        raise InvalidActionError(f"an action must be text, got {type(text).__name__}")
     tokens = text.split()
     if not tokens:
         raise InvalidActionError("cannot read action '': it is empty")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from arena.errors import ArenaError
 from arena.game import Game
@@ -67,6 +68,14 @@ def bench_inprocess(rules: RuleSet, games: int, seats: int, seed: int = 0) -> Be
     return BenchResult(rules.name, games, seats, time.perf_counter() - start, decisions)
 
 
+def builtin_bot(name: str) -> Path:
+    """The file of a built-in bot (``random``, ``greedy``, ``heuristic``) shipped in ``bots/``."""
+    path = Path(__file__).resolve().parent.parent / "bots" / f"{name}.py"
+    if not path.is_file():
+        raise ArenaError(f"built-in bot {name!r} not found at {path}")
+    return path
+
+
 class PeerUnavailable(ArenaError):
     """The peer engine to compare with is not installed."""
 
@@ -91,3 +100,86 @@ def bench_openspiel(games: int, seats: int, seed: int = 0) -> BenchResult:
                 state.apply_action(rng.choice(state.legal_actions()))
                 decisions += 1
     return BenchResult("openspiel:crazy_eights", games, seats, time.perf_counter() - start, decisions)
+
+
+@dataclass(frozen=True)
+class SandboxBenchResult:
+    """Random-vs-random games with every seat in its own sandboxed process."""
+
+    sandboxed: BenchResult
+    asked: int                 # decisions that went to a bot (forced ones do not, RULINGS G2)
+    bot_seconds: float         # wall time spent waiting on bots' answers
+    raw_round_trip_us: float   # one bare JSON-line request/response over the same channel
+    raw_rotating_us: float     # the same, going round one echo process per seat as a game does
+    inprocess: BenchResult
+
+    @property
+    def round_trip_us(self) -> float:
+        """Mean cost of one decision round trip to a sandboxed bot, in microseconds."""
+        return self.bot_seconds / self.asked * 1e6 if self.asked else 0.0
+
+    def to_json(self) -> dict:
+        """The object ``arena bench --sandbox --json`` prints."""
+        return {
+            **self.sandboxed.to_json(),
+            "round_trip_us": round(self.round_trip_us, 1),
+            "raw_round_trip_us": round(self.raw_round_trip_us, 1),
+            "raw_rotating_us": round(self.raw_rotating_us, 1),
+            "inprocess_games_per_s": round(self.inprocess.games_per_s, 1),
+        }
+
+
+class _TimedBot:
+    """Wraps a bot client and adds up the wall time of its ``act`` round trips."""
+
+    def __init__(self, bot) -> None:  # type: ignore[no-untyped-def]
+        self.bot = bot
+        self.seconds = 0.0
+        self.asked = 0
+
+    def start_game(self, info: dict) -> None:
+        self.bot.start_game(info)
+
+    def act(self, message: dict) -> str:
+        started = time.perf_counter()
+        try:
+            return self.bot.act(message)
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.asked += 1
+
+    def end_game(self, result: dict) -> None:
+        self.bot.end_game(result)
+
+    def log_tail(self, lines: int = 20) -> str:
+        return self.bot.log_tail(lines)
+
+
+def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path, seed: int = 0) -> SandboxBenchResult:  # type: ignore[no-untyped-def]
+    """Play ``games`` games between sandboxed copies of the bot at ``bot_path`` (the random bot),
+    the referee and every bot pinned to one CPU, as a tournament worker does."""
+    from arena.referee import Referee
+    from arena.sandbox import BotSpec, Limits, SandboxedBot
+    from arena.sandbox.bench import pinned, raw_round_trip_us
+
+    raw = raw_round_trip_us(2000)
+    rotating = raw_round_trip_us(2000, children=seats)
+    inprocess = bench_inprocess(rules, games, seats, seed)
+    with pinned(True) as cpus:
+        bots = [_TimedBot(SandboxedBot(BotSpec("random", bot_path), Limits(), slot=s, cpus=cpus))
+                for s in range(seats)]
+        try:
+            referee = Referee(rules)
+            referee.play(bots, seed - 1)  # warm-up: process start is not per-game cost
+            for bot in bots:
+                bot.seconds, bot.asked = 0.0, 0
+            decisions = 0
+            started = time.perf_counter()
+            for index in range(games):
+                decisions += referee.play(bots, seed + index).decisions
+            elapsed = time.perf_counter() - started
+        finally:
+            for bot in bots:
+                bot.bot.close()
+    result = BenchResult(f"{rules.name} (sandboxed)", games, seats, elapsed, decisions)
+    return SandboxBenchResult(result, sum(b.asked for b in bots), sum(b.seconds for b in bots), raw, rotating, inprocess)

@@ -13,7 +13,7 @@ accumulates them into the full history). This module is stdlib-only: the bot hos
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from arena.actions import Action, ActionType
 from arena.cards import CARDS, NAMES, SUITS, Card
@@ -30,8 +30,7 @@ class PendingView:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryEvent:
+class HistoryEvent(NamedTuple):
     """A public event: ``seat`` did ``action`` (notation text) and drew ``drew`` cards."""
 
     seat: int
@@ -91,22 +90,31 @@ class Observation:
     def from_wire(cls, obs: dict[str, Any], history: Sequence[HistoryEvent] = (),
                   rules: dict[str, Any] | None = None) -> Observation:
         """Rebuild an observation from its wire form; ``history`` holds the earlier events."""
-        events = tuple(history) + tuple(HistoryEvent(int(s), str(a), int(d)) for s, a, d in obs["events"])
+        events = tuple(history) + tuple([HistoryEvent(s, a, d) for s, a, d in obs["events"]])
         pending = obs.get("pending")
         drawn = obs.get("drawn_card")
         rules = rules or {}
         return cls(
             seat=obs["seat"], seats=obs["seats"], to_move=obs["to_move"],
-            hand=tuple(Card.parse(c) for c in obs["hand"]), top=Card.parse(obs["top"]),
+            hand=tuple([_card(c) for c in obs["hand"]]), top=_card(obs["top"]),
             active_suit=obs["active_suit"],
             pending=PendingView(pending["kind"], pending["amount"]) if pending else None,
             direction=obs["direction"], hand_sizes=tuple(obs["hand_sizes"]),
             stock_size=obs["stock_size"], discard_size=obs["discard_size"],
             recycles_left=obs["recycles_left"], draws_this_turn=obs["draws_this_turn"],
-            drawn_card=Card.parse(drawn) if drawn else None, history=events,
+            drawn_card=_card(drawn) if drawn else None, history=events,
             rules_name=rules.get("name", ""), rules=rules.get("settings", {}),
             legal=tuple(obs["legal"]),
         )
+
+
+_BY_NAME = dict(zip(NAMES, CARDS))
+
+
+def _card(name: str) -> Card:
+    """A card from the wire: canonical names take a dictionary hit, anything else is parsed."""
+    card = _BY_NAME.get(name)
+    return card if card is not None else Card.parse(name)
 
 
 def observe(game: Game, seat: int) -> Observation:

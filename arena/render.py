@@ -9,7 +9,7 @@ from typing import Iterable
 from rich.console import Console
 from rich.table import Table
 
-from arena.bench import BenchResult
+from arena.bench import BenchResult, SandboxBenchResult
 from arena.cards import NAMES, SUITS
 from arena.game import Game
 from arena.rules import RuleSet
@@ -124,3 +124,15 @@ def render_bench(console: Console, results: list[BenchResult]) -> None:
     if len(results) == 2 and results[1].games_per_s:
         ratio = results[0].games_per_s / results[1].games_per_s
         console.print(f"games/s ratio arena / {results[1].rules}: [bold]{ratio:.2f}[/]")
+
+
+def render_sandbox_bench(console: Console, measured: SandboxBenchResult) -> None:
+    """Sandboxed games next to in-process ones, and the round trip next to the raw IPC cost."""
+    render_bench(console, [measured.sandboxed, measured.inprocess])
+    ratio = measured.round_trip_us / measured.raw_round_trip_us if measured.raw_round_trip_us else 0.0
+    rotating = measured.round_trip_us / measured.raw_rotating_us if measured.raw_rotating_us else 0.0
+    console.print(f"decision round trip to a sandboxed bot: [bold]{measured.round_trip_us:.1f} us[/] "
+                  f"over {measured.asked:,} asked decisions")
+    console.print(f"raw JSON-line round trip on the same channel: one process {measured.raw_round_trip_us:.1f} us "
+                  f"(ratio {ratio:.2f}); going round {measured.sandboxed.seats} processes as a game does "
+                  f"{measured.raw_rotating_us:.1f} us (ratio {rotating:.2f}); goal <= 2")

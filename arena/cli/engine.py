@@ -8,12 +8,12 @@ from typing import Optional
 
 import typer
 
-from arena.bench import bench_inprocess, bench_openspiel
+from arena.bench import bench_inprocess, bench_openspiel, bench_sandboxed, builtin_bot
 from arena.cli.common import app, console, handles_errors
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.game import Game
 from arena.position import load_position
-from arena.render import render_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
+from arena.render import render_bench, render_sandbox_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
 from arena.rules import load_rules, preset_names
 
 
@@ -72,12 +72,20 @@ def bench(
     seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
     seed: int = typer.Option(0, "--seed", help="First deal seed."),
     peer: Optional[str] = typer.Option(None, "--peer", help="Also run a peer engine: 'openspiel'."),
+    sandbox: bool = typer.Option(False, "--sandbox", help="Every seat a sandboxed random bot process."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Play random-vs-random games in-process and report games/s and decisions/s."""
     rule_set = load_rules(rules_name)
     seat_count = seats or rule_set.seats_default
     rule_set.check_seats(seat_count)
+    if sandbox:
+        measured = bench_sandboxed(rule_set, games, seat_count, builtin_bot("random"), seed)
+        if as_json:
+            print(json.dumps(measured.to_json()))
+        else:
+            render_sandbox_bench(console(), measured)
+        return
     result = bench_inprocess(rule_set, games, seat_count, seed)
     results = [result]
     if peer is not None:

@@ -52,28 +52,38 @@ def pinned(pin: bool) -> Iterator[set[int] | None]:
         os.sched_setaffinity(0, before)
 
 
-def raw_round_trip_us(n: int = 2000, pin: bool = True) -> float:
-    """Microseconds per JSON-line request/response with an echo child (no confinement)."""
+def raw_round_trip_us(n: int = 2000, pin: bool = True, children: int = 1) -> float:
+    """Microseconds per JSON-line request/response with echo children (no confinement).
+
+    With ``children`` > 1 the requests go round the children in turn, as a game's decisions go
+    round its seats: each request then wakes a different process, which costs more than
+    talking to one process again and again.
+    """
     with pinned(pin) as cpus:
-        return _raw_round_trip_us(n, cpus)
+        return _raw_round_trip_us(n, cpus, children)
 
 
-def _raw_round_trip_us(n: int, cpus: set[int] | None) -> float:
+def _raw_round_trip_us(n: int, cpus: set[int] | None, children: int) -> float:
     """The measurement of :func:`raw_round_trip_us`."""
-    to_r, to_w = os.pipe2(os.O_CLOEXEC)
-    from_r, from_w = os.pipe2(os.O_CLOEXEC)
-    proc = subprocess.Popen(
-        [sys.executable, "-I", "-S", "-c", _ECHO], stdin=to_r, stdout=from_w,
-        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
-    )
-    os.close(to_r)
-    os.close(from_w)
-    channel = LineChannel(to_w, from_r)
+    procs, channels = [], []
     try:
-        return _time_loop(n, lambda: _echo_once(channel))
+        for _ in range(children):
+            to_r, to_w = os.pipe2(os.O_CLOEXEC)
+            from_r, from_w = os.pipe2(os.O_CLOEXEC)
+            procs.append(subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _ECHO], stdin=to_r, stdout=from_w,
+                preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
+            ))
+            os.close(to_r)
+            os.close(from_w)
+            channels.append(LineChannel(to_w, from_r))
+        turn = iter(range(1 << 62))
+        return _time_loop(n, lambda: _echo_once(channels[next(turn) % children]))
     finally:
-        channel.close()
-        proc.wait(5)
+        for channel in channels:
+            channel.close()
+        for proc in procs:
+            proc.wait(5)
 
 
 def _echo_once(channel: LineChannel) -> None:
