@@ -122,6 +122,7 @@ class SandboxBenchResult:
         """The object ``arena bench --sandbox --json`` prints."""
         return {
             **self.sandboxed.to_json(),
+            "rules": self.inprocess.rules,
             "round_trip_us": round(self.round_trip_us, 1),
             "raw_round_trip_us": round(self.raw_round_trip_us, 1),
             "raw_rotating_us": round(self.raw_rotating_us, 1),
