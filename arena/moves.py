@@ -78,6 +78,14 @@ def _mixes(rules: RuleSet, cards: Sequence[int]) -> bool:
     return len(groups) > 1
 
 
+def _clashing(rules: RuleSet, cards: Sequence[int]) -> frozenset[int]:
+    """The cards that may not join ``cards``: those of a group other than one already in (S5)."""
+    touched = [g for g in rules.never_together if any(c in g for c in cards)]
+    if not touched:
+        return frozenset()
+    return frozenset().union(*(g for g in rules.never_together if g not in touched))
+
+
 # ---------------------------------------------------------------------------------------------
 # Checking one play
 
@@ -296,8 +304,9 @@ def _shortest(rules: RuleSet, hand: list[int], opener: int, last: int) -> list[i
         next_frontier = []
         for seq in frontier:
             opened = opened_after(rules, seq)
+            banned = _clashing(rules, seq)
             for card in hand:
-                if card in seq or not can_follow(rules, seq[-1], card, opened):
+                if card in seq or card in banned or not can_follow(rules, seq[-1], card, opened):
                     continue
                 explored += 1
                 if card == last:
@@ -317,15 +326,16 @@ def _fullest(rules: RuleSet, hand: list[int], opener: int, last: int) -> list[in
     reserve = _reserve_for(rules, remaining, opener, last)
     if reserve is not None:
         remaining.remove(reserve)
+    tail = [reserve, last] if reserve is not None else [last]
     while True:
-        card = _pick_next(rules, seq[-1], remaining, opened, last)
+        banned = _clashing(rules, [*seq, *tail])  # S5: skip jacks of the other colour
+        card = _pick_next(rules, seq[-1], [c for c in remaining if c not in banned], opened, last)
         if card is None:
             break
         seq.append(card)
         remaining.remove(card)
         if rules.power_of[card].opens_suit:
             opened |= 1 << SUIT_OF[card]
-    tail = [reserve, last] if reserve is not None else [last]
     for card in tail:
         if not can_follow(rules, seq[-1], card, opened):
             return None
@@ -338,7 +348,8 @@ def _reserve_for(rules: RuleSet, remaining: list[int], opener: int, last: int) -
     suits = {SUIT_OF[opener]} | {SUIT_OF[c] for c in remaining if rules.power_of[c].opens_suit}
     if SUIT_OF[last] in suits or rules.power_of[last].opens_suit:
         return None
-    partners = [c for c in remaining if RANK_OF[c] == RANK_OF[last]]
+    banned = _clashing(rules, [opener, last])
+    partners = [c for c in remaining if RANK_OF[c] == RANK_OF[last] and c not in banned]
     return partners[0] if partners else None
 
 
