@@ -235,3 +235,49 @@ def test_crazy_eights_sets_are_listed_in_full():
                 expected.add((frozenset(group), last))
     expected.add((frozenset(cards("4C")), Card.parse("4C")))
     assert outcomes == expected and len(plays) == len(expected)
+
+
+def all_plays(game: Game) -> set[tuple[Card, ...]]:
+    """Every legal card sequence, found exhaustively with next_cards (small hands only)."""
+    found: set[tuple[Card, ...]] = set()
+    stack: list[tuple[Card, ...]] = [()]
+    while stack:
+        prefix = stack.pop()
+        for card in game.next_cards(list(prefix)):
+            seq = (*prefix, card)
+            found.add(seq)
+            stack.append(seq)
+    return found
+
+
+def final_cards(plays) -> set[tuple[Card, Card]]:
+    """(first card, last card) of each play."""
+    return {(p[0], p[-1]) for p in plays}
+
+
+@pytest.mark.parametrize("hand", ["7H JH 7S JS 3C", "7H JH 7S JS 3C 8S 8H", "7S JS JH 7H JD JC"])
+def test_S5_every_final_card_of_a_flush_is_listed_when_jacks_of_both_colours_are_held(hand):
+    """moves docstring + S5: `7H 7S JS` is legal, so some listed flush led by 7H ends on JS,
+    although the shortest path by rank (7H JH JS) would mix jacks."""
+    game = position(SWITCH, [hand, "4C"], "9H")
+    listed = [tuple(a.cards) for a in game.legal_actions() if isinstance(a, Play)]
+    for play in listed:
+        game.check(Play(play, 0 if SWITCH.power_of[play[-1]].calls_suit else None))
+    assert final_cards(all_plays(game)) == final_cards(listed)
+
+
+@pytest.mark.parametrize("rules", [SWITCH, CRAZY_EIGHTS], ids=lambda r: r.name)
+def test_every_reachable_final_card_is_listed(rules):
+    """moves docstring: in random positions with small hands, the list ends on every (first,
+    last) pair that some legal play has, and holds every legal play without a suit opener."""
+    checked = 0
+    for game, _ in sweep(rules, range(60)):
+        if len(game.hands[game.to_move]) > 7 or game.drawn_card >= 0:
+            continue
+        exhaustive = all_plays(game)
+        listed = {tuple(a.cards) for a in game.legal_actions() if isinstance(a, Play)}
+        assert final_cards(exhaustive) == final_cards(listed)
+        plain = {(frozenset(p), p[-1]) for p in exhaustive if not rules.power_of[p[0]].opens_suit}
+        assert plain == {(frozenset(p), p[-1]) for p in listed if not rules.power_of[p[0]].opens_suit}
+        checked += 1
+    assert checked > 200
