@@ -1,0 +1,122 @@
+"""Bot commands: ``arena duel``, ``arena new-bot``, ``arena submit``, ``arena bots``.
+
+Each works on a workspace (``--home DIR``, else ``$ARENA_HOME``, else the current directory;
+see :mod:`arena.workspace`). The logic lives in :mod:`arena.evaluate` and :mod:`arena.submit`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from arena.cli.common import app, console, handles_errors
+from arena.evaluate import DuelResult, duel as run_duel
+from arena.rules import DEFAULT_PRESET, load_rules
+from arena.sandbox import Limits
+from arena.submit import ValidationReport, accept, check_clash, new_bot as write_new_bot, validate
+from arena.workspace import BUILTIN_BOTS, Workspace, builtin_dir
+
+HOME_HELP = "The workspace folder (default: $ARENA_HOME, else the current directory)."
+
+
+def _home_option() -> typer.models.OptionInfo:
+    return typer.Option(None, "--home", envvar="ARENA_HOME", help=HOME_HELP, show_envvar=False)
+
+
+@app.command()
+@handles_errors
+def duel(
+    bots: List[str] = typer.Argument(..., help="Two or more bots: built-in or registered names, or files."),
+    rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="A preset name or a rule-set file."),
+    games: int = typer.Option(200, "--games", min=1, help="Games to play (deals x seat rotations)."),
+    seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the deals."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: CPUs)."),
+    home: Optional[Path] = _home_option(),
+) -> None:
+    """Play seeded games between bots, seats rotated over the same deals, and show win rates."""
+    workspace = Workspace.locate(home)
+    specs = [workspace.resolve_bot(b) for b in bots]
+    rule_set = load_rules(rules_name)
+    result = run_duel(specs, rule_set, games, seats, seed=seed, workers=workers)
+    render_duel(result)
+
+
+def render_duel(result: DuelResult) -> None:
+    """The duel's table: games, wins, win rate against par, faults."""
+    table = Table(title=f"{result.rules}: {result.games} games, {result.seats} seats, "
+                        f"{result.draws} drawn")
+    for column in ("bot", "seats", "games", "wins", "win rate", "par", "faults"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for tally in result.tallies:
+        faults = ", ".join(f"{code} {n}" for code, n in sorted(tally.faults.items())) or "-"
+        table.add_row(tally.name, str(tally.seats), str(tally.games), str(tally.wins),
+                      f"{tally.win_rate:.1%}", f"{result.par(tally):.1%}", faults)
+    console().print(table)
+
+
+@app.command("new-bot")
+@handles_errors
+def new_bot(
+    name: str = typer.Argument(..., help="The bot's name: bots/NAME.py is written."),
+    home: Optional[Path] = _home_option(),
+) -> None:
+    """Write a new bot from the commented template (never overwrites)."""
+    path = write_new_bot(Workspace.locate(home), name)
+    console().print(f"wrote {path}\nnext: edit it, then `arena submit {path}`")
+
+
+@app.command()
+@handles_errors
+def submit(
+    path: Path = typer.Argument(..., help="The bot's Python file."),
+    name: Optional[str] = typer.Option(None, "--name", help="Register under this name (default: the file's stem)."),
+    replace: bool = typer.Option(False, "--replace", help="Replace a bot already registered under the name."),
+    class_name: str = typer.Option("Bot", "--class", help="The bot's class."),
+    rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="The preset the validation games use."),
+    init_time: float = typer.Option(10.0, "--init-time", min=0.1, help="Seconds allowed to load."),
+    home: Optional[Path] = _home_option(),
+) -> None:
+    """Validate a bot in the sandbox, then copy it into bots/ and register it (exit 1 if rejected)."""
+    workspace = Workspace.locate(home)
+    bot_name = name or path.stem
+    check_clash(workspace, bot_name, path, replace)  # fail fast, before any game
+    report = validate(path, class_name, load_rules(rules_name), Limits(init_time=init_time), workspace)
+    render_report(report)
+    if not report.passed:
+        raise typer.Exit(1)
+    entry = accept(workspace, path, bot_name, replace, class_name)
+    console().print(f"accepted [bold]{entry.name}[/] as {workspace.bots_dir / entry.file} "
+                    f"(sha256 {entry.sha256[:12]})")
+
+
+def render_report(report: ValidationReport) -> None:
+    """One line per check; the failed check's detail under it."""
+    out = console()
+    for check in report.checks:
+        mark = "[green]ok[/]  " if check.passed else "[bold red]FAIL[/]"
+        out.print(f"{mark} {check.name}", markup=True)
+        if not check.passed:
+            out.print(check.detail, markup=False)
+    if not report.passed:
+        failed = report.failed
+        out.print(f"rejected: check '{failed.name}' failed" if failed else "rejected", style="bold red")
+
+
+@app.command("bots")
+@handles_errors
+def list_bots(home: Optional[Path] = _home_option()) -> None:
+    """List the built-in and registered bots."""
+    workspace = Workspace.locate(home)
+    table = Table(title=f"bots in {workspace.root}")
+    for column in ("name", "kind", "file", "sha256", "registered"):
+        table.add_column(column)
+    for name in BUILTIN_BOTS:
+        table.add_row(name, "built-in", str(builtin_dir() / f"{name}.py"), "", "")
+    for entry in workspace.registry.entries().values():
+        table.add_row(entry.name, "registered", str(workspace.bots_dir / entry.file),
+                      entry.sha256[:12], entry.date)
+    console().print(table)

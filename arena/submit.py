@@ -1,0 +1,221 @@
+"""Accepting a bot into a workspace: validate it in the sandbox, then copy and register it.
+
+:func:`validate` runs the checks in order and stops at the first failure:
+
+1. ``file`` -- the path is a readable ``.py`` file;
+2. ``contract`` -- the file defines the class (``Bot`` by default) with an ``act`` method
+   (read from the source, not run);
+3. ``load`` -- the bot starts in the sandbox and answers ``start`` within ``init_time`` (10 s);
+4. ``self-play`` -- a validation game against copies of itself, without a fault;
+5. ``vs-builtins`` -- a few games against the built-in bots, without a fault.
+
+A failed check carries the fault code and detail (the traceback's last lines, the illegal action
+and the rule it breaks). :func:`accept` copies an accepted bot into ``bots/`` and records it in
+the registry; a name already taken needs ``replace=True``. :func:`new_bot` writes a new bot
+from the template.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from arena.errors import ArenaError, ConfigError
+from arena.referee import Referee
+from arena.rules import DEFAULT_PRESET, RuleSet, load_rules
+from arena.sandbox import BotFault, BotSpec, Limits, SandboxedBot
+from arena.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, check_name
+
+SUBMIT_SLOT_BASE = 120         # sandbox slots used by validation games
+VALIDATION_SEEDS = (11, 12, 13, 14)
+TAIL_LINES = 8
+
+
+class SubmitError(ArenaError):
+    """A bot that cannot be accepted for a reason other than a failed check (a name clash)."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One validation step: its name, whether it passed, and what went wrong."""
+
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+@dataclass
+class ValidationReport:
+    """The checks run on one bot file, in order; the last one failed if any did."""
+
+    path: Path
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """True when every check passed."""
+        return all(c.passed for c in self.checks)
+
+    @property
+    def failed(self) -> Check | None:
+        """The failed check, if any."""
+        return next((c for c in self.checks if not c.passed), None)
+
+
+def validate(path: Path, class_name: str = "Bot", rules: RuleSet | None = None,
+             limits: Limits | None = None, workspace: Workspace | None = None) -> ValidationReport:
+    """Run the checks of the module docstring on the bot file ``path``."""
+    report = ValidationReport(Path(path))
+    rules = rules or load_rules(DEFAULT_PRESET)
+    limits = limits or Limits()
+    steps = [
+        ("file", lambda: _check_file(Path(path))),
+        ("contract", lambda: _check_contract(Path(path), class_name)),
+    ]
+    for name, step in steps:
+        detail = step()
+        report.checks.append(Check(name, detail is None, detail or ""))
+        if detail is not None:
+            return report
+    spec = BotSpec(name="candidate", path=Path(path).resolve(), class_name=class_name)
+    _play_checks(report, spec, rules, limits, workspace or Workspace.locate())
+    return report
+
+
+def _check_file(path: Path) -> str | None:
+    if path.suffix != ".py":
+        return f"{path} is not a Python file (.py)"
+    if not path.is_file():
+        return f"no such file: {path}"
+    try:
+        path.read_bytes()
+    except OSError as error:
+        return f"cannot read {path}: {error.strerror or error}"
+    return None
+
+
+def _check_contract(path: Path, class_name: str) -> str | None:
+    """The class is defined at the top level and has ``act`` (or inherits from something)."""
+    try:
+        tree = ast.parse(path.read_bytes(), str(path))
+    except SyntaxError as error:
+        return f"syntax error at line {error.lineno}: {error.msg}"
+    except ValueError as error:
+        return f"cannot read the source: {error}"
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    node = classes.get(class_name)
+    if node is None:
+        assigned = any(isinstance(n, ast.Assign) and any(getattr(t, "id", None) == class_name for t in n.targets)
+                       for n in tree.body)
+        return None if assigned else f"no class {class_name!r} at the top level of {path.name}"
+    methods = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if "act" not in methods and not node.bases:
+        return f"class {class_name!r} has no act(self, obs) method"
+    return None
+
+
+def _play_checks(report: ValidationReport, spec: BotSpec, rules: RuleSet, limits: Limits,
+                 workspace: Workspace) -> None:
+    """``load``, ``self-play`` and ``vs-builtins``: sandboxed, stopping at the first fault."""
+    seats = rules.seats_default
+    bots: list[SandboxedBot] = []
+    try:
+        candidate = SandboxedBot(spec, limits, slot=SUBMIT_SLOT_BASE)
+        bots.append(candidate)
+        detail = _load(candidate, seats, rules)
+        report.checks.append(Check("load", detail is None, detail or ""))
+        if detail is not None:
+            return
+        copies = [candidate] + [SandboxedBot(spec, limits, slot=SUBMIT_SLOT_BASE + i) for i in range(1, seats)]
+        bots.extend(copies[1:])
+        detail = _games(Referee(rules), [copies], VALIDATION_SEEDS[:1])
+        report.checks.append(Check("self-play", detail is None, detail or ""))
+        if detail is not None:
+            return
+        builtins = [SandboxedBot(workspace.resolve_bot(n), limits, slot=SUBMIT_SLOT_BASE + 10 + i)
+                    for i, n in enumerate(BUILTIN_BOTS)]
+        bots.extend(builtins)
+        tables = [_table(candidate, builtins, seats, rotation) for rotation in range(3)]
+        detail = _games(Referee(rules), tables, VALIDATION_SEEDS[1:])
+        report.checks.append(Check("vs-builtins", detail is None, detail or ""))
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+def _load(bot: SandboxedBot, seats: int, rules: RuleSet) -> str | None:
+    info = {"seat": 0, "seats": seats, "seed": 0, "rules": {"name": rules.name, "settings": rules.settings}}
+    try:
+        bot.start_game(info)
+    except BotFault as fault:
+        return _describe(fault.code.name, fault.detail, fault.log_tail)
+    return None
+
+
+def _table(candidate: SandboxedBot, builtins: list[SandboxedBot], seats: int, rotation: int) -> list[SandboxedBot]:
+    """The candidate in seat ``rotation % seats``, built-in bots in the other seats."""
+    others = [builtins[(rotation + i) % len(builtins)] for i in range(seats - 1)]
+    seat = rotation % seats
+    return others[:seat] + [candidate] + others[seat:]
+
+
+def _games(referee: Referee, tables: list[list[SandboxedBot]], seeds) -> str | None:
+    """Play one game per table; the first fault of the candidate (or any copy) as text."""
+    for table, seed in zip(tables, seeds):
+        result = referee.play(table, seed)
+        for fault in result.faults:
+            if table[fault.seat].spec.name == "candidate":
+                return _describe(fault.code, f"seat {fault.seat}, game seed {seed}: {fault.detail}",
+                                 fault.log_tail)
+    return None
+
+
+def _describe(code: str, detail: str, log_tail: str) -> str:
+    tail = "\n".join(log_tail.strip().splitlines()[-TAIL_LINES:])
+    return f"{code}: {detail}" + (f"\n{tail}" if tail and tail not in detail else "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Accepting
+
+
+def accept(workspace: Workspace, path: Path, name: str, replace: bool = False,
+           class_name: str = "Bot") -> RegistryEntry:
+    """Copy a validated bot to ``bots/NAME.py`` and record it; a taken name needs ``replace``."""
+    check_clash(workspace, name, Path(path), replace)
+    target = workspace.bots_dir / f"{name}.py"
+    workspace.bots_dir.mkdir(parents=True, exist_ok=True)
+    if Path(path).resolve() != target.resolve():
+        shutil.copyfile(path, target)
+    entry = workspace.registry.new_entry(name, target, class_name)
+    workspace.registry.add(entry)
+    return entry
+
+
+def check_clash(workspace: Workspace, name: str, path: Path, replace: bool) -> None:
+    """Refuse a built-in name, and a registered or existing name unless ``replace`` is set."""
+    check_name(name)
+    if name in BUILTIN_BOTS:
+        raise SubmitError(f"{name!r} is a built-in bot's name: choose another with --name")
+    if replace:
+        return
+    if workspace.registry.get(name) is not None:
+        raise SubmitError(f"a bot named {name!r} is already registered: use --replace to replace it")
+    target = workspace.bots_dir / f"{name}.py"
+    if target.exists() and target.resolve() != Path(path).resolve():
+        raise SubmitError(f"{target} already exists: use --replace to overwrite it, or --name")
+
+
+def new_bot(workspace: Workspace, name: str) -> Path:
+    """Write ``bots/NAME.py`` from the template; never overwrite an existing file."""
+    check_name(name)
+    target = workspace.bots_dir / f"{name}.py"
+    if target.exists():
+        raise ConfigError(f"{target} already exists: not overwritten")
+    template = (resources.files("arena") / "templates" / "bot_template.py.txt").read_text()
+    workspace.bots_dir.mkdir(parents=True, exist_ok=True)
+    target.write_text(template.replace("{name}", name))
+    return target
