@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from arena.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
-from arena.cards import NAMES, RANK_OF, SUIT_OF, SUITS, Card
+from arena.cards import NAMES, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
 from arena.rules import RuleSet
 from arena import moves
 from arena.moves import legal_plays
+
+if TYPE_CHECKING:
+    from arena.observation import Observation
 
 STARTER_ATTEMPTS = 1000
 
@@ -107,7 +110,7 @@ class Game:
         cls, rules: RuleSet, hands: Sequence[Sequence[int]], top: int, *, seed: int = 0,
         discard: Sequence[int] = (), stock: Sequence[int] = (), to_move: int = 0,
         direction: int = 1, active_suit: int | None = None, pending: Pending | None = None,
-        recycles_left: int | None | type(...) = ...,
+        recycles_left: object = ...,
     ) -> Game:
         """A rigged position (NOTATION.md "Positions"); ``stock`` lists the next card first."""
         game = cls(rules, len(hands), seed)
@@ -463,14 +466,3 @@ class Game:
         """Every card in play, wherever it is (for invariant checks)."""
         return [c for h in self.hands for c in h] + self.stock + self.discard
 
-
-def replay(game: Game, texts: Iterable[str]) -> Game:
-    """Apply action texts in order (raising at the first invalid or illegal one)."""
-    for text in texts:
-        game.apply(text)
-    return game
-
-
-def ranks_of(cards: Iterable[int]) -> list[int]:
-    """The rank index of each card (jokers: -1)."""
-    return [RANK_OF[c] for c in cards]

@@ -11,7 +11,6 @@ import typer
 from arena.bench import bench_inprocess, bench_openspiel, bench_sandboxed, builtin_bot
 from arena.cli.common import app, console, handles_errors
 from arena.errors import IllegalActionError, InvalidActionError
-from arena.game import Game
 from arena.position import load_position
 from arena.render import render_bench, render_sandbox_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
 from arena.rules import load_rules, preset_names

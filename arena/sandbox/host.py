@@ -62,40 +62,17 @@ class CappedLog(io.TextIOBase):
             pass  # a full or over-limit log must not break the bot
 
 
-class _WireObservation:
-    """Stand-in while ``arena.observation`` is absent: the wire fields as attributes."""
-
-    def __init__(self, obs: dict, history: tuple = (), rules: dict | None = None) -> None:
-        self.__dict__.update(obs)
-        self.history = tuple(history) + tuple(obs.get("events") or ())
-        self.rules = rules or {}
-
-    def legal_actions(self) -> list:
-        return list(self.__dict__.get("legal", ()))
-
-
 def _observation_factory():
-    """``Observation.from_wire`` from the engine, or the stand-in while the module is absent.
+    """``Observation.from_wire`` of the engine (imported late: it costs milliseconds at start)."""
+    from arena.observation import Observation
 
-    Only a missing module falls back: an engine module that fails to import is an error.
-    """
-    try:
-        from arena.observation import Observation
-    except ModuleNotFoundError as exc:
-        if exc.name != "arena.observation":
-            raise
-        return _WireObservation
     return Observation.from_wire
 
 
 def _action_text_function():
-    """``arena.actions.action_text`` from the engine, or None (texts only) while it is absent."""
-    try:
-        from arena.actions import action_text
-    except ModuleNotFoundError as exc:
-        if exc.name != "arena.actions":
-            raise
-        return None
+    """``arena.actions.action_text`` of the engine."""
+    from arena.actions import action_text
+
     return action_text
 
 
@@ -106,7 +83,7 @@ class Host:
         self.out_fd, self.log, self.bot = out_fd, log, bot
         self.history: tuple = ()   # earlier public events, as the observation holds them
         self.rules: dict = {}
-        self.make_obs = _WireObservation
+        self.make_obs = None
         self.action_text = None
 
     def reply(self, text: str) -> None:
@@ -155,12 +132,7 @@ class Host:
         action = self.bot.act(observation)
         if action is None:
             raise TypeError("act() returned None instead of an action")
-        if isinstance(action, str):
-            text = action
-        elif self.action_text is not None:
-            text = self.action_text(action)
-        else:
-            raise TypeError(f"act() returned {type(action).__name__}, not an action text")
+        text = action if isinstance(action, str) else self.action_text(action)
         if not isinstance(text, str) or "\n" in text or "\r" in text:
             raise TypeError(f"act() returned {action!r}, not a one-line action text")
         return text.strip()
