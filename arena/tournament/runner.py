@@ -1,0 +1,552 @@
+"""Run a tournament: worker processes play, the parent alone writes the store.
+
+``run_tournament("tournaments/demo.yaml", home)`` resolves the bots and rules
+(:mod:`arena.tournament.setup`), records the configuration text and hash, the rule settings and
+each bot's SHA-256 in ``<home>/results/<name>.sqlite`` (refusing a changed setup under the same
+name unless ``restart``), then plays the games not stored yet.
+
+How it stays reproducible (the same stored results and rankings for any number of workers):
+
+* games are handed out in schedule order, one per task, to a pool of ``spawn`` workers
+  (:mod:`arena.tournament.worker`); deal seeds come from the schedule, per-seat bot seeds from
+  the referee;
+* results may arrive in any order; the parent **commits them in schedule order**, each game in
+  its own transaction as soon as every earlier game is committed (or will never be played);
+  games finished ahead of an earlier one wait in memory, and the hand-out never runs more than
+  :data:`LOOKAHEAD` games per worker ahead of the oldest unfinished game, so that wait is short;
+* disqualification (:mod:`arena.tournament.discipline`) is decided on committed games, hence in
+  schedule order: a disqualified bot's later games are never played, and a result of one that
+  was already in flight is dropped.
+
+Stopping: Ctrl-C (``KeyboardInterrupt``, also when raised by the ``progress`` callback) stops the
+workers at once (SIGTERM: each kills its bots), commits what had finished, and returns a report
+with ``interrupted=True``; running again resumes. A ``kill -9`` of the parent loses only the
+games in flight or waiting for an earlier one: workers get SIGTERM through
+``PR_SET_PDEATHSIG`` and kill their bots. Every process logs into ``results/<name>.log``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import logging.handlers
+import multiprocessing
+import os
+import queue
+import signal
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import multiprocessing_logging
+import yaml
+
+from arena.errors import ArenaError
+from arena.sandbox import Limits as SandboxLimits
+from arena.tournament.config import TournamentConfig
+from arena.tournament.discipline import Discipline
+from arena.tournament.errors import ConfigChangedError, StoreWriteError
+from arena.tournament.ratings import Ratings
+from arena.tournament.records import GameRecord
+from arena.tournament.schedule import Schedule
+from arena.tournament.setup import Plan, make_plan, plan_from_file
+from arena.tournament.store import Store, results_path
+from arena.tournament.worker import WorkerSetup, worker_main
+
+log = logging.getLogger("arena.tournament")
+
+LOOKAHEAD = 16          # games per worker that may be handed out past the oldest unfinished one
+QUEUED_PER_WORKER = 2   # games waiting in the task queue per worker (keeps every worker busy)
+TOP = 5                 # bots in Progress.leaders
+SLOT_BASE_ENV = "ARENA_SLOT_BASE"
+
+
+class TournamentError(ArenaError):
+    """The run cannot go on (a worker died or hit a bug); finished games are kept."""
+
+
+@dataclass(frozen=True)
+class Leader:
+    """One line of the live table: a bot's current rating and counts."""
+
+    bot: str
+    mu: float
+    sigma: float
+    games: int
+    faults: int
+    disqualified: bool
+
+    @property
+    def score(self) -> float:
+        """``mu - 3 sigma``, the conservative rating that ranks."""
+        return self.mu - 3.0 * self.sigma
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A snapshot for a live display, sent after every committed game and every ~0.25 s."""
+
+    tournament: str
+    total: int
+    stored: int
+    skipped: int
+    played: int
+    faulty_games: int
+    elapsed: float
+    leaders: tuple[Leader, ...]
+    notice: str | None = None
+
+    @property
+    def done(self) -> int:
+        """Games resolved: stored, or never to be played (a disqualified bot's)."""
+        return self.stored + self.skipped
+
+    @property
+    def games_per_s(self) -> float:
+        """Games played per second in this run."""
+        return self.played / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta_s(self) -> float | None:
+        """Seconds left at the current rate, ``None`` before the first game."""
+        rate = self.games_per_s
+        return (self.total - self.done) / rate if rate > 0 else None
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What a run did; ``complete`` once every game is stored or skipped."""
+
+    tournament: str
+    store_path: Path
+    log_path: Path
+    total: int
+    stored: int
+    skipped: int
+    played: int
+    elapsed: float
+    workers: int
+    disqualified: dict[str, str] = field(default_factory=dict)
+    interrupted: bool = False
+    archive: Path | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when no game is left to play."""
+        return self.stored + self.skipped == self.total
+
+    @property
+    def games_per_s(self) -> float:
+        """Games played per second in this run (worker start-up included)."""
+        return self.played / self.elapsed if self.elapsed > 0 else 0.0
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+def run_tournament(
+    config: str | Path | TournamentConfig,
+    home: str | Path = ".",
+    *,
+    workers: int | None = None,
+    restart: bool = False,
+    progress: ProgressCallback | None = None,
+    max_games: int | None = None,
+    slot_base: int | None = None,
+    config_text: str | None = None,
+    base_dir: str | Path | None = None,
+) -> RunReport:
+    """Play the pending games of a tournament file (or config) under ``home``; see the module doc.
+
+    ``workers`` defaults to the file's ``workers`` (``auto``: the CPU count); ``max_games`` stops
+    cleanly after that many games in this run; ``slot_base`` (default: env
+    ``ARENA_SLOT_BASE`` or 0) offsets the sandbox slots, for tournaments run side by side.
+    Raises ``ArenaError`` subclasses (``ConfigError``, ``ConfigChangedError``, ``StoreError``,
+    :class:`TournamentError`) with one line each.
+    """
+    plan = _plan(config, home, config_text, base_dir)
+    results_dir = Path(home) / "results"
+    path = results_path(plan.config.name, results_dir)
+    log_path = results_dir / f"{plan.config.name}.log"
+    with Store.open(path) as store, tournament_log(log_path):
+        archive = _init_store(store, plan, restart)
+        run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
+                   _slot_base(slot_base))
+        report = run.execute()
+    return _with(report, log_path=log_path, archive=archive)
+
+
+def _plan(config: str | Path | TournamentConfig, home: str | Path, text: str | None,
+          base_dir: str | Path | None) -> Plan:
+    if isinstance(config, TournamentConfig):
+        text = text if text is not None else yaml.safe_dump(config.canonical(), sort_keys=True)
+        return make_plan(config, text, home, base_dir or home)
+    return plan_from_file(config, home)
+
+
+def _init_store(store: Store, plan: Plan, restart: bool) -> Path | None:
+    try:
+        return store.init_tournament(plan.config, plan.config_text, plan.rules.settings,
+                                     plan.versions, restart=restart)
+    except ConfigChangedError as error:
+        raise ConfigChangedError(f"{error} (run with --restart to archive them and start over)") from None
+
+
+def _worker_count(config: TournamentConfig, workers: int | None) -> int:
+    count = workers if workers is not None else config.worker_count
+    if count < 1:
+        raise ArenaError(f"workers: expected at least 1, got {count}")
+    return count
+
+
+def _slot_base(slot_base: int | None) -> int:
+    if slot_base is not None:
+        return slot_base
+    try:
+        return int(os.environ.get(SLOT_BASE_ENV, "0"))
+    except ValueError:
+        raise ArenaError(f"{SLOT_BASE_ENV}: expected an integer, got {os.environ[SLOT_BASE_ENV]!r}") from None
+
+
+def _with(report: RunReport, **changes: Any) -> RunReport:
+    return replace(report, **changes)
+
+
+class _Run:
+    """One run of a tournament: dispatch in schedule order, commit in schedule order."""
+
+    def __init__(self, plan: Plan, store: Store, workers: int, progress: ProgressCallback | None,
+                 max_games: int | None, slot_base: int) -> None:
+        self.plan, self.store, self.progress = plan, store, progress
+        self.name = plan.config.name
+        self.schedule = Schedule.from_config(plan.config)
+        self.total = len(self.schedule)
+        self.done = store.done_game_ids()
+        self.budget = max_games if max_games is not None else self.total
+        self.slot_base = slot_base
+        self.discipline = Discipline(disqualified=store.disqualified())
+        self.ratings = Ratings()
+        self.games_of: dict[str, int] = {}
+        self.faults_of: dict[str, int] = {}
+        self.faulty_games = 0
+        self.stored, self.skipped, self.played = 0, 0, 0
+        self.next_commit, self.next_dispatch = 0, 0
+        self.in_flight: set[int] = set()
+        self.buffer: dict[int, GameRecord] = {}
+        self.started = time.monotonic()
+        self.last_tick = 0.0
+        self._notice: str | None = None
+        self._replay_stored()
+        self.workers = max(1, min(workers, self._left(), self.budget))
+
+    # -- state from the store --------------------------------------------------------------
+
+    def _replay_stored(self) -> None:
+        """Rebuild ratings, counts and disqualifications from the stored games (resume)."""
+        for record in self.store.games():
+            self._count(record)
+        self._advance()
+        for bot, reason in self.discipline.out.items():
+            self.store.mark_disqualified(bot, reason)
+
+    def _left(self) -> int:
+        """Games still to play (neither stored nor blocked by a disqualification)."""
+        return sum(1 for g in range(self.next_commit, self.total)
+                   if g not in self.done and not self.discipline.blocks(self.schedule[g].table))
+
+    # -- the run ---------------------------------------------------------------------------
+
+    def execute(self) -> RunReport:
+        interrupted = False
+        if self._pending_exists():
+            with _Pool(self._setups(), self.name) as pool:
+                try:
+                    self._loop(pool)
+                except KeyboardInterrupt:
+                    interrupted = True
+                    log.warning("interrupted: stopping the workers")
+                    pool.stop()
+                    self._drain(pool)
+        self._notify(force=True)
+        return self._report(interrupted)
+
+    def _pending_exists(self) -> bool:
+        return self.next_commit < self.total and self.budget > 0
+
+    def _setups(self) -> list[WorkerSetup]:
+        cpus = sorted(os.sched_getaffinity(0))
+        pin = self.workers == len(cpus)
+        order = self.plan.config.bot_names
+        return [
+            WorkerSetup(
+                index=i, parent_pid=os.getpid(), rules_settings=self.plan.rules.settings,
+                specs=self.plan.specs, bot_order=order, limits=_sandbox_limits(self.plan.config),
+                slot_base=self.slot_base, cpu=cpus[i] if pin else None,
+            )
+            for i in range(self.workers)
+        ]
+
+    def _loop(self, pool: _Pool) -> None:
+        log.info("tournament %s: %d games, %d stored, %d workers", self.name, self.total,
+                 len(self.done), self.workers)
+        self._dispatch(pool)
+        while self.in_flight:
+            message = pool.receive(timeout=0.25)
+            if message is not None:
+                self._handle(message)
+                self._dispatch(pool)
+            self._notify()
+
+    def _dispatch(self, pool: _Pool) -> None:
+        """Hand out games in schedule order, within the queue and lookahead limits."""
+        limit_ahead = self.next_commit + LOOKAHEAD * self.workers
+        while (self.budget > 0 and len(self.in_flight) < QUEUED_PER_WORKER * self.workers + self.workers
+               and self.next_dispatch < min(self.total, limit_ahead)):
+            gid = self.next_dispatch
+            self.next_dispatch += 1
+            game = self.schedule[gid]
+            if gid in self.done or self.discipline.blocks(game.table):
+                continue  # stored already, or never to be played: commit skips it
+            pool.send(game)
+            self.in_flight.add(gid)
+            self.budget -= 1
+
+    def _handle(self, message: tuple[str, int, Any]) -> None:
+        kind, worker, payload = message
+        if kind == "error":
+            raise TournamentError(f"worker {worker} failed; finished games are kept: "
+                                  f"{payload.strip().splitlines()[-1]}")
+        record: GameRecord = payload
+        if record.game_id not in self.in_flight:
+            return  # dropped: its table got a disqualified bot while it was played
+        self.in_flight.discard(record.game_id)
+        self.played += 1
+        self.buffer[record.game_id] = record
+        self._advance()
+
+    def _advance(self) -> None:
+        """Commit every game that is next in schedule order; skip blocked ones."""
+        while self.next_commit < self.total:
+            gid = self.next_commit
+            if gid in self.done:
+                pass
+            elif gid in self.buffer:
+                self._commit(self.buffer.pop(gid))
+            elif self.discipline.blocks(self.schedule[gid].table):
+                self.in_flight.discard(gid)  # a late result of it will be dropped
+                self.skipped += 1
+            else:
+                return
+            self.next_commit += 1
+
+    def _commit(self, record: GameRecord) -> None:
+        if self.discipline.blocks(record.table):
+            self.skipped += 1
+            return
+        self.store.add_game(record)
+        self.done.add(record.game_id)
+        self._count(record)
+        self._notify(force=self._notice is not None)
+
+    def _count(self, record: GameRecord) -> None:
+        """Feed one stored game (in schedule order) to ratings, counts and discipline."""
+        self.ratings.add(record)
+        self.ratings.flush()
+        self.stored += 1
+        self.faulty_games += bool(record.faults)
+        for bot in record.table:
+            self.games_of[bot] = self.games_of.get(bot, 0) + 1
+        for bot in record.faulty_bots():
+            self.faults_of[bot] = self.faults_of.get(bot, 0) + 1
+        for bot, reason in self.discipline.apply(record).items():
+            self._notice = f"{bot} is disqualified: {reason}; its remaining games are not played"
+            log.warning("%s", self._notice)
+            self.store.mark_disqualified(bot, reason)
+
+    def _drain(self, pool: _Pool) -> None:
+        """After a stop: commit the results that had already arrived."""
+        for message in pool.leftovers():
+            if message[0] == "game":
+                self._handle(message)
+
+    # -- reporting -------------------------------------------------------------------------
+
+    def _notify(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if self.progress is None or (not force and now - self.last_tick < 0.1):
+            return
+        self.last_tick = now
+        notice, self._notice = self._notice, None
+        self.progress(Progress(
+            self.name, self.total, self.stored, self.skipped, self.played, self.faulty_games,
+            now - self.started, self.leaders(), notice,
+        ))
+
+    def leaders(self, count: int = TOP) -> tuple[Leader, ...]:
+        """The current top of the table: clean bots first, then by ``mu - 3 sigma``."""
+        lines = []
+        for bot in self.plan.config.bot_names:
+            rating = self.ratings.rating(bot)
+            lines.append(Leader(bot, rating.mu, rating.sigma, self.games_of.get(bot, 0),
+                                self.faults_of.get(bot, 0), self.discipline.is_out(bot)))
+        lines.sort(key=lambda x: (x.disqualified or x.faults > 0, -x.score, x.bot))
+        return tuple(lines[:count])
+
+    def _report(self, interrupted: bool) -> RunReport:
+        return RunReport(
+            tournament=self.name, store_path=self.store.path, log_path=Path(),
+            total=self.total, stored=self.store.game_count(), skipped=self.skipped,
+            played=self.played, elapsed=time.monotonic() - self.started, workers=self.workers,
+            disqualified=dict(self.store.disqualified()), interrupted=interrupted,
+        )
+
+
+def _sandbox_limits(config: TournamentConfig) -> SandboxLimits:
+    """The sandbox limits of the file's ``limits`` (unset keys keep the sandbox defaults)."""
+    given = {k: v for k, v in vars(config.limits).items() if v is not None}
+    return SandboxLimits(**given)
+
+
+class _Pool:
+    """The worker processes (spawn context), a task queue and a result queue."""
+
+    def __init__(self, setups: list[WorkerSetup], name: str) -> None:
+        self.ctx = multiprocessing.get_context("spawn")
+        self.tasks = self.ctx.Queue()
+        self.results = self.ctx.Queue()
+        self.log_queue = self.ctx.Queue()
+        self.listener = logging.handlers.QueueListener(self.log_queue, _Forward())
+        self.processes = [
+            self.ctx.Process(target=worker_main, args=(s, self.tasks, self.results, self.log_queue),
+                             name=f"{name}-worker-{s.index}", daemon=True)
+            for s in setups
+        ]
+        self._stopped = False
+
+    def __enter__(self) -> _Pool:
+        self.listener.start()
+        for process in self.processes:
+            process.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        with _sigint_ignored():
+            if exc_info[0] is None:
+                self._finish()
+            self.stop()
+            self.listener.stop()
+            for q in (self.tasks, self.results, self.log_queue):
+                q.cancel_join_thread()
+                q.close()
+
+    def send(self, game: Any) -> None:
+        """Queue one game (a one-game chunk: results come back per game anyway)."""
+        self.tasks.put([game])
+
+    def receive(self, timeout: float) -> tuple[str, int, Any] | None:
+        """The next worker message, or ``None`` after ``timeout``; raises if a worker died."""
+        try:
+            return self.results.get(timeout=timeout)
+        except queue.Empty:
+            self._check_alive()
+            return None
+
+    def leftovers(self) -> Iterator[tuple[str, int, Any]]:
+        """Messages still in the result queue (after :meth:`stop`)."""
+        while True:
+            try:
+                yield self.results.get(timeout=0.05)
+            except (queue.Empty, OSError, EOFError):
+                return
+
+    def stop(self) -> None:
+        """SIGTERM every worker (each kills its bots), then SIGKILL any that lingers."""
+        if self._stopped:
+            return
+        self._stopped = True
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+        _join_all(self.processes, 10.0)
+        for process in self.processes:
+            if process.is_alive():
+                log.error("worker %s did not stop: killing it", process.name)
+                process.kill()
+                process.join(2.0)
+
+    def _finish(self) -> None:
+        """Normal end: tell each worker to close its bots and exit."""
+        for _ in self.processes:
+            self.tasks.put(None)
+        _join_all(self.processes, 15.0)
+
+    def _check_alive(self) -> None:
+        for process in self.processes:
+            if process.exitcode is not None:
+                raise TournamentError(
+                    f"worker {process.name} died unexpectedly (exit code {process.exitcode}); "
+                    "finished games are kept, run again to resume"
+                )
+
+
+def _join_all(processes: list[Any], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+
+
+class _Forward(logging.Handler):
+    """Hands a worker's log record to the parent's loggers (hence the tournament log file)."""
+
+    def handle(self, record: logging.LogRecord) -> bool:  # type: ignore[override]
+        logging.getLogger(record.name).handle(record)
+        return True
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.handle(record)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """A second Ctrl-C must not interrupt the clean-up (only possible in the main thread)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+LOG_FORMAT = "%(asctime)s %(processName)s %(name)s %(levelname)s: %(message)s"
+
+
+@contextlib.contextmanager
+def tournament_log(path: Path) -> Iterator[None]:
+    """Send every ``arena`` log record (parent and workers) to ``path`` while the run lasts.
+
+    The file handler is wrapped by ``multiprocessing_logging``'s handler, whose single thread
+    does all the writing; worker records reach it through the run's log queue.
+    """
+    logger = logging.getLogger("arena")
+    try:
+        file_handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError as exc:
+        raise StoreWriteError(f"{path}: cannot open the tournament log: {exc.strerror or exc}") from exc
+    file_handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    handler: logging.Handler = multiprocessing_logging.MultiProcessingHandler(
+        f"arena-log-{path.stem}", sub_handler=file_handler)
+    old_level = logger.level
+    logger.addHandler(handler)
+    if logger.getEffectiveLevel() > logging.INFO:
+        logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+        handler.close()

@@ -1,0 +1,158 @@
+"""A tournament worker process: plays the games it is handed and sends back raw records.
+
+Workers are started with the ``spawn`` method (:mod:`arena.tournament.runner`), so they hold
+none of the parent's state: only a :class:`WorkerSetup` (rule settings, bot specs, limits,
+sandbox slots) arrives through pickling. A worker never touches the results store.
+
+* Each worker keeps one :class:`~arena.sandbox.SandboxedBot` per bot name it needs, started on
+  first use and reused across games. Slots are ``slot_base + worker_index * bots + bot_index``,
+  so no two bots of the whole tournament share a slot (hence a uid).
+* With a CPU given, the worker pins itself and its bots to that core (SANDBOX.md: referee and
+  bots on one core save the cross-core wake-ups).
+* It dies with the parent: ``PR_SET_PDEATHSIG`` delivers SIGTERM when the parent dies (even by
+  ``kill -9``), and SIGTERM closes every bot (kills its process group and sweeps its uid or
+  cgroup) before the worker exits. SIGINT is ignored: Ctrl-C is the parent's business.
+* Log records go to the parent through a queue (one log file per tournament).
+
+Messages sent to the parent on ``results``: ``("game", worker, GameRecord)`` per finished game,
+``("error", worker, text)`` when the worker cannot go on (a bug; bot failures are game outcomes).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import logging.handlers
+import os
+import signal
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+from arena.referee import GameResult, Referee
+from arena.rules import build_rules
+from arena.sandbox import BotSpec, Limits, SandboxedBot
+from arena.tournament.records import Fault, GameRecord
+from arena.tournament.schedule import ScheduledGame
+
+log = logging.getLogger("arena.tournament.worker")
+
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class WorkerSetup:
+    """Everything a worker needs, picklable: it starts from nothing else."""
+
+    index: int
+    parent_pid: int
+    rules_settings: dict[str, Any]
+    specs: dict[str, BotSpec]
+    bot_order: tuple[str, ...]
+    limits: Limits
+    slot_base: int
+    cpu: int | None
+    log_level: int = logging.INFO
+
+    def slot_of(self, bot: str) -> int:
+        """The sandbox slot of ``bot`` in this worker, unique across all workers."""
+        return self.slot_base + self.index * len(self.bot_order) + self.bot_order.index(bot)
+
+
+class _Stop(BaseException):
+    """Raised by the SIGTERM handler: unwind, closing every bot on the way out."""
+
+
+def worker_main(setup: WorkerSetup, tasks: Any, results: Any, log_queue: Any) -> None:
+    """The worker process: play games from ``tasks`` until ``None`` arrives or SIGTERM."""
+    _die_with_parent(setup.parent_pid)
+    _setup_logging(log_queue, setup.log_level)
+    if setup.cpu is not None:
+        os.sched_setaffinity(0, {setup.cpu})
+    player = _Player(setup)
+    log.info("worker %d started (pid %d, cpu %s, slots from %d)", setup.index, os.getpid(),
+             "any" if setup.cpu is None else setup.cpu, setup.slot_of(setup.bot_order[0]))
+    try:
+        _serve(player, tasks, results)
+    except _Stop:
+        results.cancel_join_thread()  # the parent may have stopped reading: do not block exit
+        log.info("worker %d stopped", setup.index)
+    except Exception:  # a bug, not a bot failure: tell the parent, which stops the run
+        results.put(("error", setup.index, traceback.format_exc(limit=8)))
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # let the bots be closed in peace
+        player.close()
+
+
+def _serve(player: _Player, tasks: Any, results: Any) -> None:
+    while True:
+        chunk = tasks.get()
+        if chunk is None:
+            return
+        for game in chunk:
+            results.put(("game", player.setup.index, player.play(game)))
+
+
+class _Player:
+    """Plays scheduled games with this worker's bots (one sandboxed process per bot name)."""
+
+    def __init__(self, setup: WorkerSetup) -> None:
+        self.setup = setup
+        self.referee = Referee(build_rules(setup.rules_settings, "the tournament's rules snapshot"))
+        self.bots: dict[str, SandboxedBot] = {}
+
+    def bot(self, name: str) -> SandboxedBot:
+        """This worker's bot ``name``, created on first use (its process starts in the game)."""
+        if name not in self.bots:
+            cpus = {self.setup.cpu} if self.setup.cpu is not None else None
+            self.bots[name] = SandboxedBot(
+                self.setup.specs[name], self.setup.limits, self.setup.slot_of(name), cpus=cpus
+            )
+        return self.bots[name]
+
+    def play(self, game: ScheduledGame) -> GameRecord:
+        """Play one scheduled game and return its raw record."""
+        result = self.referee.play([self.bot(name) for name in game.table], game.deal_seed)
+        return to_record(game, result)
+
+    def close(self) -> None:
+        """Kill every bot process this worker started."""
+        for bot in self.bots.values():
+            try:
+                bot.close()
+            except Exception:  # keep closing the others
+                log.exception("worker %d: could not close bot %s", self.setup.index, bot.spec.name)
+        self.bots.clear()
+
+
+def to_record(game: ScheduledGame, result: GameResult) -> GameRecord:
+    """The raw record of a played game (faults name the bot in the faulty seat)."""
+    faults = tuple(
+        Fault(f.seat, game.table[f.seat], f.code, f.detail, f.log_tail) for f in result.faults
+    )
+    return GameRecord(
+        game_id=game.game_id, deal_id=game.deal_id, table=game.table, deal_seed=game.deal_seed,
+        places=result.places, winner=result.winner, reason=result.reason,
+        decisions=result.decisions, duration_s=result.duration_s, faults=faults,
+        moves=result.moves,
+    )
+
+
+def _raise_stop(signum: int, frame: object) -> None:
+    raise _Stop()
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """SIGTERM when the parent dies (any way); exit now if it is already gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _raise_stop)
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        raise SystemExit(0)
+
+
+def _setup_logging(log_queue: Any, level: int) -> None:
+    root = logging.getLogger()
+    root.handlers[:] = [logging.handlers.QueueHandler(log_queue)]
+    root.setLevel(level)
