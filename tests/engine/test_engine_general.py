@@ -276,3 +276,14 @@ def test_G9_plain_plays_go_round_the_table_in_seat_order():
         order.append(game.to_move)
         game.apply(text)
     assert order == [0, 1, 2, 3] and game.to_move == 0
+
+
+def test_G4_a_penalty_draw_recycles_the_pile_when_the_stock_runs_out():
+    """G4/S13: a 2-penalty of 4 with one card in stock: that card, then a recycle for three more."""
+    game = position(SWITCH, ["3C", "4C"], "2H", discard="5D 6D KS 8S", stock="QD",
+                    pending=("two", 4))
+    game.apply("draw")
+    assert {"3C", "QD"} <= set(hand(game, 0)) and len(game.hands[0]) == 5
+    assert set(hand(game, 0)) | set(game.to_json()["stock"]) == {"3C", "QD", "5D", "6D", "KS", "8S"}
+    assert game.recycles_left == 19
+    assert len(game.stock) == 1 and game.to_json()["top"] == "2H"

@@ -480,3 +480,11 @@ def test_S15_a_reverse_with_two_seats_still_hands_the_turn_over():
     game.apply("TH")
     assert game.to_move == 1 and game.direction == -1
 
+
+
+def test_S12_a_seat_that_can_answer_a_penalty_may_not_draw_it_instead():
+    """S12: holding 2C under a 2-penalty, `draw` is illegal; the only plays are the answers."""
+    game = table("2C 3H", top="2H", pending=("two", 2), stock="KS")
+    with pytest.raises(IllegalActionError):
+        game.check("draw")
+    assert texts(game.legal_actions()) == ["2C"]
