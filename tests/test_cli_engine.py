@@ -1,0 +1,202 @@
+"""The engine commands through typer's runner: `arena rules`, `arena replay`, `arena bench`,
+and their bad-input contract (one line naming the problem, exit 1, no traceback)."""
+
+from __future__ import annotations
+
+import builtins
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+
+runner = CliRunner()
+
+NOTATION_POSITION = """\
+rules: switch
+seed: 7
+seats: 4
+hands:
+  - [7H, 2H, 2C, 5H, JH, 3S, KD]
+  - [3D, 4D]
+  - [5D, 6D]
+  - [6H, 7D]
+top: 9H
+discard: [4C, 6C]
+stock: [3C, 8C]
+to_move: 0
+direction: 1
+active_suit: H
+recycles_left: 20
+moves: ["7H 2H 2C 5H JH"]
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "position.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def assert_one_line_error(result, *fragments: str) -> None:
+    """Exit 1, a single 'error: ...' line naming the problem, and no traceback."""
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in result.output
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_replay_json_is_exactly_the_notation_example(tmp_path: Path) -> None:
+    """NOTATION.md's replay JSON, key for key, for its own example position (the S4 7-flush)."""
+    result = invoke("replay", str(write(tmp_path, NOTATION_POSITION)), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == {
+        "rules": "switch", "status": "playing", "winner": None, "reason": None,
+        "to_move": 1, "direction": 1, "top": "JH", "active_suit": "H",
+        "pending": None, "hands": [["3S", "KD"], ["3D", "4D"], ["5D", "6D"], ["6H", "7D"]],
+        "stock": ["3C", "8C"], "discard": ["4C", "6C", "9H", "7H", "2H", "2C", "5H"],
+        "recycles_left": 20, "decisions": 1, "places": None,
+    }
+
+
+def test_replay_to_the_end_reports_the_winner_and_places(tmp_path: Path) -> None:
+    """Seat 1 sheds its last card and wins at once; G7: the others by fewest cards, equal
+    counts sharing a place."""
+    text = """\
+rules: switch
+hands: [[3S, KC], [4D], [5C, 6C], [6H]]
+top: 9D
+to_move: 1
+moves: [4D]
+"""
+    result = invoke("replay", str(write(tmp_path, text)), "--json")
+    assert result.exit_code == 0, result.output
+    state = json.loads(result.output)
+    assert (state["status"], state["winner"], state["reason"]) == ("won", 1, "emptied")
+    assert state["places"] == [[1], [3], [0, 2]]
+
+
+def test_replay_stops_at_an_illegal_move_with_exit_2(tmp_path: Path) -> None:
+    """S12: drawing while a play is legal is illegal; the error object names the move."""
+    text = NOTATION_POSITION.replace('moves: ["7H 2H 2C 5H JH"]', "moves: [draw]")
+    result = invoke("replay", str(write(tmp_path, text)), "--json")
+    assert result.exit_code == 2
+    error = json.loads(result.output)
+    assert error["error"] == "illegal" and error["move_index"] == 0 and error["move"] == "draw"
+    assert "only when no play is legal" in error["reason"]
+
+
+def test_replay_stops_at_an_unreadable_move_with_exit_2(tmp_path: Path) -> None:
+    text = NOTATION_POSITION.replace('moves: ["7H 2H 2C 5H JH"]', 'moves: ["7H ZZ"]')
+    result = invoke("replay", str(write(tmp_path, text)), "--json")
+    assert result.exit_code == 2
+    error = json.loads(result.output)
+    assert error["error"] == "invalid" and error["move"] == "7H ZZ" and "ZZ" in error["reason"]
+
+
+def test_replay_for_a_person_prints_every_turn(tmp_path: Path) -> None:
+    text = NOTATION_POSITION.replace('moves: ["7H 2H 2C 5H JH"]', 'moves: ["7H 2H 2C 5H JH", draw]')
+    result = invoke("replay", str(write(tmp_path, text)))
+    assert result.exit_code == 0, result.output
+    assert "seat 0 plays 7H 2H 2C 5H JH" in result.output
+    assert "seat 1 draws 1" in result.output
+    assert "seat 2 to move" in result.output
+
+
+def test_replay_deals_from_the_seed_when_no_hands_are_given(tmp_path: Path) -> None:
+    path = write(tmp_path, "rules: crazy-eights\nseed: 11\nseats: 3\n")
+    first = json.loads(invoke("replay", str(path), "--json").output)
+    again = json.loads(invoke("replay", str(path), "--json").output)
+    assert first == again
+    assert [len(h) for h in first["hands"]] == [5, 5, 5]  # C1: five cards each
+    assert len(first["stock"]) == 52 - 15 - 1
+
+
+@pytest.mark.parametrize("text,fragments", [
+    ("rules: nosuch\n", ["rules", "nosuch"]),
+    ("rules: switch\nhands: [[7H, ZZ]]\ntop: 9H\n", ["hands[0]", "ZZ"]),
+    ("rules: switch\nhands: [[7H, 2C], [7H]]\ntop: 9H\n", ["7H", "already"]),
+    ("rules: switch\nhands: [[7H]]\ntop: 9H\n", ["hands", "2..6", "1"]),
+    ("rules: switch\nseats: 9\n", ["seats", "9"]),
+    ("rules: switch\nbogus: 1\n", ["bogus", "unknown key"]),
+    ("rules: [switch\n", ["malformed YAML", "line"]),
+    ("rules: switch\nhands: [[7H], [8H]]\n", ["top", "required"]),
+])
+def test_bad_positions_give_one_line_and_exit_1(tmp_path: Path, text: str, fragments: list[str]) -> None:
+    result = invoke("replay", str(write(tmp_path, text)), "--json")
+    assert_one_line_error(result, *fragments)
+
+
+def test_unreadable_position_file(tmp_path: Path) -> None:
+    assert_one_line_error(invoke("replay", str(tmp_path / "missing.yaml")), "missing.yaml", "cannot read")
+
+
+def test_rules_lists_every_preset_with_a_summary() -> None:
+    result = invoke("rules")
+    assert result.exit_code == 0
+    assert "switch" in result.output and "crazy-eights" in result.output
+    assert "7-flush" in result.output
+
+
+def test_rules_shows_one_preset_settings_and_powers() -> None:
+    result = invoke("rules", "switch")
+    assert result.exit_code == 0
+    for fragment in ("2-6, default 4", "pick up 5 (jack)", "opens its suit", "20"):
+        assert fragment in result.output
+
+
+def test_rules_of_a_user_file_built_on_a_preset(tmp_path: Path) -> None:
+    path = write(tmp_path, 'base: switch\nname: no-flush\npowers: {"7": {}}\n', "no-flush.yaml")
+    result = invoke("rules", str(path))
+    assert result.exit_code == 0, result.output
+    assert "no-flush" in result.output and "opens its suit" not in result.output
+
+
+@pytest.mark.parametrize("text,fragments", [
+    ("base: switch\ncolour: red\n", ["colour", "unknown key"]),
+    ("base: nosuch\n", ["base", "nosuch"]),
+    ("base: switch\npowers: {ZQ: {skip: true}}\n", ["ZQ"]),
+    ("base: switch\ndeal: {hand_size: 20}\n", ["deal.hand_size", "deck holds 52"]),
+    ("base: switch\nseats: {min: 2, max: 3, default: 9}\n", ["seats.default"]),
+    ("base: switch\npowers: {\"2\": {pickup: -1, stack: two}}\n", ["pickup"]),
+])
+def test_bad_rule_sets_give_one_line_and_exit_1(tmp_path: Path, text: str, fragments: list[str]) -> None:
+    assert_one_line_error(invoke("rules", str(write(tmp_path, text, "custom.yaml"))), *fragments)
+
+
+def test_unknown_preset_name() -> None:
+    assert_one_line_error(invoke("rules", "nosuch"), "nosuch", "switch")
+
+
+def test_bench_json_has_the_documented_keys() -> None:
+    result = invoke("bench", "--rules", "crazy-eights", "--games", "20", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"rules", "games", "seconds", "games_per_s", "decisions_per_s"} <= set(data)
+    assert data["rules"] == "crazy-eights" and data["games"] == 20 and data["games_per_s"] > 0
+
+
+def test_bench_rejects_a_bad_seat_count() -> None:
+    assert_one_line_error(invoke("bench", "--rules", "switch", "--seats", "8"), "seats", "8")
+
+
+def test_bench_peer_without_openspiel_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def no_pyspiel(name, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if name == "pyspiel":
+            raise ImportError("No module named 'pyspiel'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyspiel)
+    result = invoke("bench", "--rules", "crazy-eights", "--games", "5", "--peer", "openspiel")
+    assert_one_line_error(result, "pip install open-spiel")
