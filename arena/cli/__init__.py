@@ -7,5 +7,6 @@ Each command module registers its commands on :data:`app`; library errors
 from arena.cli.common import app
 from arena.cli import engine  # noqa: F401  (registers rules, replay, bench)
 from arena.cli import bots  # noqa: F401  (registers duel, new-bot, submit, bots)
+from arena.cli import tournament  # noqa: F401  (registers run, rankings, games, export)
 
 __all__ = ["app"]

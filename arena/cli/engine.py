@@ -10,6 +10,7 @@ import typer
 
 from arena.bench import bench_inprocess, bench_openspiel, bench_sandboxed, builtin_bot
 from arena.cli.common import app, console, handles_errors
+from arena.cli.tournament import HOME_OPTION, load_stored_game
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.position import load_position
 from arena.render import render_bench, render_sandbox_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
@@ -29,11 +30,13 @@ def rules(name: Optional[str] = typer.Argument(None, help="A preset name or a ru
 @app.command()
 @handles_errors
 def replay(
-    target: Path = typer.Argument(..., help="A position file (YAML, see NOTATION.md)."),
+    target: Path = typer.Argument(..., help="A position file (YAML, see NOTATION.md), or a tournament name with GAME_ID."),
+    game_id: Optional[int] = typer.Argument(None, help="Replay this stored game of tournament TARGET."),
     as_json: bool = typer.Option(False, "--json", help="Print the final position as JSON."),
+    home: Path = HOME_OPTION,
 ) -> None:
-    """Apply a position file's moves and show the game (exit 2 on an invalid or illegal move)."""
-    position = load_position(target)
+    """Apply a position file's moves (or a stored game's) and show the game (exit 2 on an invalid or illegal move)."""
+    position = load_position(target) if game_id is None else load_stored_game(str(target), game_id, home)
     game = position.game
     out = console()
     if not as_json:

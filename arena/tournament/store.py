@@ -201,6 +201,12 @@ class Store:
         """Every stored game in ``game_id`` (schedule) order."""
         return (record for record, _ in self.finished_games())
 
+    def game(self, game_id: int) -> GameRecord | None:
+        """The stored game ``game_id``, or ``None`` if it is not stored."""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?"
+        rows = self._read(sql, (game_id,), f"read game {game_id}")
+        return _record_from_row(rows[0]) if rows else None
+
     def finished_games(self) -> Iterator[tuple[GameRecord, str]]:
         """Every stored game with its finishing time (ISO 8601, UTC), in ``game_id`` order."""
         sql = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY game_id"

@@ -1,0 +1,162 @@
+"""Tournament commands: ``arena run``, ``arena rankings``, ``arena games``, ``arena export``.
+
+Every command works on a workspace folder: the current folder, ``--home DIR`` or env
+``ARENA_HOME``; results live in ``<home>/results/<name>.sqlite`` (and ``<name>.log``).
+``arena replay NAME GAME_ID`` (in :mod:`arena.cli.engine`) uses :func:`load_stored_game`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import RenderableType
+from rich.live import Live
+
+from arena.cli.common import app, console, handles_errors
+from arena.tournament.export import export as export_results
+from arena.tournament.live import progress_view, render_report, resume_command
+from arena.tournament.ratings import rank_store
+from arena.tournament.render import (
+    games_json, rankings_json, render_games, render_head_to_head, render_rankings,
+)
+from arena.tournament.replay import StoredGame, open_results, stored_game
+from arena.tournament.runner import Progress, RunReport, run_tournament
+
+HOME_OPTION = typer.Option(
+    Path("."), "--home", envvar="ARENA_HOME", help="Workspace folder (results under <home>/results).",
+    show_default="current folder",
+)
+
+
+@app.command()
+@handles_errors
+def run(
+    file: Path = typer.Argument(..., help="A tournament YAML file."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: the file's, auto = CPU count)."),
+    restart: bool = typer.Option(False, "--restart", help="Archive the stored results of a changed tournament and start over."),
+    max_games: Optional[int] = typer.Option(None, "--max-games", min=1, help="Stop after this many games (run again to resume)."),
+    home: Path = HOME_OPTION,
+) -> None:
+    """Play a tournament (resuming a stopped one), with a live table, then show the rankings."""
+    out = console()
+    display = _Display()
+    if out.is_terminal:
+        with Live(get_renderable=display.view, console=out, refresh_per_second=4,
+                  transient=True) as live:
+            display.live = live
+            report = _run(file, home, workers, restart, max_games, display)
+    else:
+        report = _run(file, home, workers, restart, max_games, display)
+    _finish(report, home, _resume_argv(file, workers, home))
+
+
+def _run(file: Path, home: Path, workers: int | None, restart: bool, max_games: int | None,
+         display: _Display) -> RunReport:
+    return run_tournament(file, home, workers=workers, restart=restart,
+                          progress=display.update, max_games=max_games)
+
+
+def _finish(report: RunReport, home: Path, argv: list[str]) -> None:
+    out = console()
+    if report.archive is not None:
+        out.print(f"the old results were archived to {report.archive}")
+    render_report(out, report)
+    with open_results(home, report.tournament) as store:
+        render_rankings(out, rank_store(store))
+    if report.interrupted:
+        out.print(f"interrupted; resume with: {resume_command(argv)}")
+        raise typer.Exit(130)
+    if not report.complete:
+        out.print(f"stopped before the end; resume with: {resume_command(argv)}")
+
+
+def _resume_argv(file: Path, workers: int | None, home: Path) -> list[str]:
+    argv = [str(file)]
+    if workers is not None:
+        argv += ["--workers", str(workers)]
+    if home != Path("."):
+        argv += ["--home", str(home)]
+    return argv
+
+
+class _Display:
+    """Keeps the latest progress for the live view; prints notices (disqualifications) above it."""
+
+    def __init__(self) -> None:
+        self.live: Live | None = None
+        self.latest: Progress | None = None
+
+    def update(self, progress: Progress) -> None:
+        """The runner's progress callback."""
+        self.latest = progress
+        if progress.notice and self.live is not None:
+            self.live.console.print(f"[bold red]{progress.notice}[/]")
+
+    def view(self) -> RenderableType:
+        """The live display's current content."""
+        return progress_view(self.latest)
+
+
+@app.command()
+@handles_errors
+def rankings(
+    name: str = typer.Argument(..., help="A tournament name (its results/<name>.sqlite)."),
+    h2h: bool = typer.Option(False, "--h2h", help="Also show the head-to-head crosstable."),
+    as_json: bool = typer.Option(False, "--json", help="Print the rankings as JSON."),
+    home: Path = HOME_OPTION,
+) -> None:
+    """Show a tournament's rankings (computed from the stored games, in schedule order)."""
+    with open_results(home, name) as store:
+        table = rank_store(store)
+    if as_json:
+        data = rankings_json(table)
+        if h2h:
+            data["head_to_head"] = [
+                {"bot": a, "opponent": b, "games": c.games, "ahead": c.ahead, "behind": c.behind}
+                for (a, b), c in sorted(table.head_to_head.items())
+            ]
+        print(json.dumps(data))
+        return
+    render_rankings(console(), table)
+    if h2h:
+        render_head_to_head(console(), table)
+
+
+@app.command()
+@handles_errors
+def games(
+    name: str = typer.Argument(..., help="A tournament name."),
+    as_json: bool = typer.Option(False, "--json", help="Print the games as JSON."),
+    home: Path = HOME_OPTION,
+) -> None:
+    """List a tournament's stored games in schedule order."""
+    with open_results(home, name) as store:
+        records = list(store.games())
+    if as_json:
+        print(json.dumps(games_json(records)))
+    else:
+        render_games(console(), records)
+
+
+@app.command()
+@handles_errors
+def export(
+    name: str = typer.Argument(..., help="A tournament name."),
+    fmt: str = typer.Option("csv", "--format", help="csv or jsonl."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Folder for the files (default: <home>/results)."),
+    home: Path = HOME_OPTION,
+) -> None:
+    """Write a tournament's games and rankings as CSV or JSON Lines files."""
+    with open_results(home, name) as store:
+        paths = export_results(store, fmt, out if out is not None else home / "results")
+    for path in paths:
+        console().print(str(path))
+
+
+def load_stored_game(name: str, game_id: int, home: Path) -> StoredGame:
+    """Stored game ``game_id`` of tournament ``name``, rebuilt at its deal (for ``replay``)."""
+    with open_results(home, name) as store:
+        return stored_game(store, game_id)
