@@ -100,7 +100,7 @@ def render_report(report: ValidationReport) -> None:
         mark = "[green]ok[/]  " if check.passed else "[bold red]FAIL[/]"
         out.print(f"{mark} {check.name}", markup=True)
         if not check.passed:
-            out.print(check.detail, markup=False)
+            out.print(check.detail, markup=False, highlight=False, soft_wrap=True)
     if not report.passed:
         failed = report.failed
         out.print(f"rejected: check '{failed.name}' failed" if failed else "rejected", style="bold red")

@@ -1,0 +1,143 @@
+"""`arena submit`, `arena bots`, `arena new-bot` and `arena duel` through the CLI, in a tmp workspace."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.evaluate import lineups, schedule
+from arena.workspace import Workspace
+
+runner = CliRunner()
+
+GOOD = '''
+class Bot:
+    def act(self, obs):
+        return obs.legal_actions()[0]
+'''
+RAISES = '''
+class Bot:
+    def act(self, obs):
+        raise ValueError("boom in act")
+'''
+ILLEGAL = '''
+class Bot:
+    def act(self, obs):
+        return "draw"
+'''
+SLOW_IMPORT = '''
+import time
+time.sleep(5)
+
+class Bot:
+    def act(self, obs):
+        return obs.legal_actions()[0]
+'''
+NO_ACT = '''
+class Bot:
+    def play(self, obs):
+        return "draw"
+'''
+
+
+def write(tmp_path, name: str, text: str):
+    path = tmp_path / "src" / f"{name}.py"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def arena(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_submit_accepts_a_good_bot_and_registers_it(tmp_path):
+    path = write(tmp_path, "first", GOOD)
+    result = arena("submit", str(path), "--home", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "accepted first" in result.output
+    assert (tmp_path / "bots" / "first.py").read_text() == GOOD
+    registry = json.loads((tmp_path / "bots" / "registry.json").read_text())
+    assert [e["name"] for e in registry["bots"]] == ["first"]
+    assert len(registry["bots"][0]["sha256"]) == 64
+    assert Workspace(tmp_path).resolve_bot("first").path == (tmp_path / "bots" / "first.py").resolve()
+
+
+@pytest.mark.parametrize("text, check, words", [
+    (RAISES, "self-play", ["INVALID", "boom in act"]),
+    (ILLEGAL, "self-play", ["ILLEGAL", "'draw'", "drawing is allowed only when no play is legal"]),
+    (SLOW_IMPORT, "load", ["INIT_FAIL"]),
+    (NO_ACT, "contract", ["no act(self, obs) method"]),
+    ("class Bot(:\n", "contract", ["syntax error"]),
+])
+def test_submit_rejects_a_broken_bot_naming_the_check(tmp_path, text, check, words):
+    path = write(tmp_path, "broken", text)
+    result = arena("submit", str(path), "--home", str(tmp_path), "--init-time", "1")
+    assert result.exit_code == 1, result.output
+    assert f"rejected: check '{check}' failed" in result.output
+    for word in words:
+        assert word in result.output
+    assert not (tmp_path / "bots" / "broken.py").exists()
+
+
+def test_a_taken_name_needs_replace(tmp_path):
+    path = write(tmp_path, "first", GOOD)
+    assert arena("submit", str(path), "--home", str(tmp_path)).exit_code == 0
+    again = arena("submit", str(path), "--home", str(tmp_path))
+    assert again.exit_code == 1 and "--replace" in again.output
+    assert arena("submit", str(path), "--home", str(tmp_path), "--replace").exit_code == 0
+
+
+def test_a_builtin_name_is_refused(tmp_path):
+    path = write(tmp_path, "greedy", GOOD)
+    result = arena("submit", str(path), "--home", str(tmp_path))
+    assert result.exit_code == 1 and "built-in" in result.output
+
+
+def test_bots_lists_builtin_and_registered(tmp_path):
+    assert arena("submit", str(write(tmp_path, "first", GOOD)), "--home", str(tmp_path)).exit_code == 0
+    result = arena("bots", "--home", str(tmp_path))
+    assert result.exit_code == 0
+    for name in ("random", "greedy", "heuristic", "first", "registered", "built-in"):
+        assert name in result.output
+
+
+def test_home_comes_from_the_environment(tmp_path):
+    result = runner.invoke(app, ["new-bot", "envbot"], env={"ARENA_HOME": str(tmp_path)})
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "bots" / "envbot.py").exists()
+
+
+def test_new_bot_writes_a_bot_that_passes_submit_and_refuses_to_overwrite(tmp_path):
+    assert arena("new-bot", "mine", "--home", str(tmp_path)).exit_code == 0
+    path = tmp_path / "bots" / "mine.py"
+    assert "class Bot" in path.read_text()
+    again = arena("new-bot", "mine", "--home", str(tmp_path))
+    assert again.exit_code == 1 and "not overwritten" in again.output
+    result = arena("submit", str(path), "--home", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert Workspace(tmp_path).registry.get("mine") is not None
+
+
+def test_duel_prints_win_rates(tmp_path):
+    result = arena("duel", "greedy", "random", "--games", "6", "--seats", "2", "--workers", "1",
+                   "--home", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "switch: 6 games, 2 seats" in result.output
+    assert "greedy" in result.output and "random" in result.output
+
+
+def test_duel_names_an_unknown_bot(tmp_path):
+    result = arena("duel", "greedy", "nobody", "--home", str(tmp_path))
+    assert result.exit_code == 1 and "unknown bot 'nobody'" in result.output
+
+
+def test_seats_rotate_over_duplicate_deals():
+    assert lineups(["a", "b"], 4) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    assert len(lineups(["a", "b", "c"], 4)) == 4
+    plan = schedule(2, 2, 5, seed=3)
+    assert [p[1] for p in plan] == [(0, 1), (1, 0), (0, 1), (1, 0), (0, 1)]
+    assert plan[0][0] == plan[1][0] != plan[2][0]
