@@ -233,7 +233,7 @@ def _set_plays(rules: RuleSet, hand: list[int], openers: list[int]) -> list[list
         cards = [c for c in hand if RANK_OF[c] == rank]
         if opens:
             cards = [c for c in cards if not opens[c]]
-        if len(cards) == 1:
+        if len(cards) == 1 and cards[0] == opener:
             sequences.append(cards)  # the common case: a lone card of its rank
             continue
         opener_set = opener_set or set(openers)

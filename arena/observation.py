@@ -12,6 +12,7 @@ accumulates them into the full history). This module is stdlib-only: the bot hos
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
@@ -138,7 +139,7 @@ def observe(game: Game, seat: int) -> Observation:
         drawn_card=CARDS[game.drawn_card] if seat == game.to_move and game.drawn_card >= 0 else None,
         history=tuple(HistoryEvent(e.seat, str(e.action), e.drew) for e in game.history),
         rules_name=game.rules.name,
-        rules=game.rules.settings,
+        rules=copy.deepcopy(game.rules.settings),  # a copy: nothing of the referee's is shared
         legal=legal,
     )
 
