@@ -266,10 +266,14 @@ class _Run:
                     self._loop(pool)
                 except KeyboardInterrupt:
                     interrupted = True
+                    self.progress = None  # no more display updates after Ctrl-C
                     log.warning("interrupted: stopping the workers")
                     pool.stop()
                     self._drain(pool)
-        self._notify(force=True)
+        try:
+            self._notify(force=True)
+        except KeyboardInterrupt:
+            interrupted = True
         return self._report(interrupted)
 
     def _pending_exists(self) -> bool:
@@ -348,7 +352,7 @@ class _Run:
         self.store.add_game(record)
         self.done.add(record.game_id)
         self._count(record)
-        self._notify(force=self._notice is not None)
+        self._notify(force=True)
 
     def _count(self, record: GameRecord) -> None:
         """Feed one stored game (in schedule order) to ratings, counts and discipline."""
@@ -469,7 +473,7 @@ class _Pool:
         for process in self.processes:
             if process.is_alive():
                 process.terminate()
-        _join_all(self.processes, 10.0)
+        _join_all(self.processes, 5.0)
         for process in self.processes:
             if process.is_alive():
                 log.error("worker %s did not stop: killing it", process.name)

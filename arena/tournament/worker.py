@@ -11,7 +11,7 @@ sandbox slots) arrives through pickling. A worker never touches the results stor
   bots on one core save the cross-core wake-ups).
 * It dies with the parent: ``PR_SET_PDEATHSIG`` delivers SIGTERM when the parent dies (even by
   ``kill -9``), and SIGTERM closes every bot (kills its process group and sweeps its uid or
-  cgroup) before the worker exits. SIGINT is ignored: Ctrl-C is the parent's business.
+  cgroup) and exits from the handler. SIGINT is ignored: Ctrl-C is the parent's business.
 * Log records go to the parent through a queue (one log file per tournament).
 
 Messages sent to the parent on ``results``: ``("game", worker, GameRecord)`` per finished game,
@@ -59,10 +59,6 @@ class WorkerSetup:
         return self.slot_base + self.index * len(self.bot_order) + self.bot_order.index(bot)
 
 
-class _Stop(BaseException):
-    """Raised by the SIGTERM handler: unwind, closing every bot on the way out."""
-
-
 def worker_main(setup: WorkerSetup, tasks: Any, results: Any, log_queue: Any) -> None:
     """The worker process: play games from ``tasks`` until ``None`` arrives or SIGTERM."""
     _die_with_parent(setup.parent_pid)
@@ -70,18 +66,30 @@ def worker_main(setup: WorkerSetup, tasks: Any, results: Any, log_queue: Any) ->
     if setup.cpu is not None:
         os.sched_setaffinity(0, {setup.cpu})
     player = _Player(setup)
+    signal.signal(signal.SIGTERM, lambda signum, frame: _terminate(player))
     log.info("worker %d started (pid %d, cpu %s, slots from %d)", setup.index, os.getpid(),
              "any" if setup.cpu is None else setup.cpu, setup.slot_of(setup.bot_order[0]))
     try:
         _serve(player, tasks, results)
-    except _Stop:
-        results.cancel_join_thread()  # the parent may have stopped reading: do not block exit
-        log.info("worker %d stopped", setup.index)
     except Exception:  # a bug, not a bot failure: tell the parent, which stops the run
         results.put(("error", setup.index, traceback.format_exc(limit=8)))
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # let the bots be closed in peace
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # closing already: let it finish
         player.close()
+
+
+def _terminate(player: _Player) -> None:
+    """SIGTERM (a stop, or the parent's death): kill every bot, then exit at once.
+
+    Exiting from the handler (not raising) matters: an exception raised by a signal handler
+    can land in code that ignores exceptions (a finaliser, logging's lock release) and be lost,
+    leaving the worker blocked on the task queue.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        player.close()
+    finally:
+        os._exit(0)
 
 
 def _serve(player: _Player, tasks: Any, results: Any) -> None:
@@ -138,14 +146,10 @@ def to_record(game: ScheduledGame, result: GameResult) -> GameRecord:
     )
 
 
-def _raise_stop(signum: int, frame: object) -> None:
-    raise _Stop()
-
-
 def _die_with_parent(parent_pid: int) -> None:
     """SIGTERM when the parent dies (any way); exit now if it is already gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _raise_stop)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # no bot yet: dying at once is clean
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     if os.getppid() != parent_pid:  # the parent died before prctl took effect

@@ -1,0 +1,143 @@
+"""The tournament runner through the library: reproducibility, resume, stops, changed setups.
+
+Small tournaments of fast bots (the built-in random bot and a first-legal-action test bot) in a
+temporary workspace; sandbox slots are offset at random so that runs on the same machine never
+share a uid.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import random
+from pathlib import Path
+
+import pytest
+
+from arena.errors import ConfigError
+from arena.tournament import ConfigChangedError, Schedule, Store, load_config, rank_store
+from arena.tournament.render import rankings_json
+from arena.tournament.replay import open_results, stored_game
+from arena.tournament.runner import Progress, run_tournament
+
+HERE = Path(__file__).resolve().parent
+FIRST_LEGAL = HERE / "bots" / "first_legal.py"
+
+
+@pytest.fixture(autouse=True)
+def private_slots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sandbox slots (hence uids) no other test run is likely to use at the same time."""
+    monkeypatch.setenv("ARENA_SLOT_BASE", str(random.randrange(5000, 30000, 50)))
+
+
+def write_config(folder: Path, name: str = "small", rounds: int = 2, bots: str | None = None,
+                 seats: int = 3, extra: str = "") -> Path:
+    """A tournament file in ``folder``; default: 4 bots, 3 seats, 4 tables x rounds x 3 rotations."""
+    bots = bots or f"[random, greedy, heuristic, {FIRST_LEGAL}]"
+    path = folder / f"{name}.yaml"
+    path.write_text(f"name: {name}\nseats: {seats}\nbots: {bots}\nrounds: {rounds}\nseed: 11\n{extra}")
+    return path
+
+
+def stored(home: Path, name: str = "small") -> tuple[list[dict], dict]:
+    """The stored games without their durations, and the rankings JSON."""
+    with open_results(home, name) as store:
+        games = [{**r.to_dict(), "duration_s": None} for r in store.games()]
+        return games, rankings_json(rank_store(store))
+
+
+def test_serial_and_parallel_runs_store_identical_results(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    serial = run_tournament(config, tmp_path / "one", workers=1)
+    parallel = run_tournament(config, tmp_path / "two", workers=2)
+    assert serial.complete and parallel.complete
+    assert serial.stored == parallel.stored == len(Schedule.from_config(load_config(config))) == 24
+    assert stored(tmp_path / "one") == stored(tmp_path / "two")
+    assert multiprocessing.active_children() == []
+
+
+def test_a_stopped_run_resumes_and_stores_each_game_once(tmp_path: Path) -> None:
+    config = write_config(tmp_path, rounds=1)
+    first = run_tournament(config, tmp_path, workers=2, max_games=5)
+    assert (first.stored, first.complete) == (5, False)
+    second = run_tournament(config, tmp_path, workers=2)
+    assert second.complete and second.played == 12 - 5
+    games, table = stored(tmp_path)
+    assert [g["game_id"] for g in games] == list(range(12))
+    run_tournament(config, tmp_path / "straight", workers=1)
+    assert stored(tmp_path / "straight") == (games, table)
+
+
+def test_interrupt_keeps_finished_games_and_stops_every_process(tmp_path: Path) -> None:
+    config = write_config(tmp_path, rounds=2)
+    seen: list[Progress] = []
+
+    def stop_after_three(progress: Progress) -> None:
+        seen.append(progress)
+        if progress.stored >= 3:
+            raise KeyboardInterrupt
+
+    report = run_tournament(config, tmp_path, workers=2, progress=stop_after_three)
+    assert report.interrupted and 3 <= report.stored < report.total
+    assert multiprocessing.active_children() == []
+    with open_results(tmp_path, "small") as store:
+        assert store.game_count() == report.stored
+    resumed = run_tournament(config, tmp_path, workers=1)
+    assert resumed.complete and resumed.played == report.total - report.stored
+
+
+def test_progress_reports_counts_rate_and_leaders(tmp_path: Path) -> None:
+    seen: list[Progress] = []
+    report = run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1, progress=seen.append)
+    last = seen[-1]
+    assert (last.total, last.stored, last.done, last.played) == (12, 12, 12, 12)
+    assert last.games_per_s > 0 and last.eta_s == 0
+    assert [lead.bot for lead in last.leaders] == list(rankings_json_bots(tmp_path))
+    assert report.log_path == tmp_path / "results" / "small.log"
+    log_text = report.log_path.read_text()
+    assert "small-worker-0" in log_text and "worker 0 started" in log_text
+
+
+def rankings_json_bots(home: Path) -> list[str]:
+    return [line["bot"] for line in stored(home)[1]["bots"]]
+
+
+def test_a_changed_config_is_refused_unless_restarted(tmp_path: Path) -> None:
+    run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1)
+    changed = write_config(tmp_path, rounds=2)
+    with pytest.raises(ConfigChangedError, match="--restart"):
+        run_tournament(changed, tmp_path, workers=1)
+    assert stored(tmp_path)[1]["games"] == 12  # nothing damaged
+    report = run_tournament(changed, tmp_path, workers=2, restart=True)
+    assert report.archive is not None and report.archive.exists()
+    assert report.complete and report.stored == 24
+
+
+def test_a_stored_game_replays_to_its_stored_result(tmp_path: Path) -> None:
+    run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1)
+    with open_results(tmp_path, "small") as store:
+        for record in store.games():
+            replay = stored_game(store, record.game_id)
+            for move in replay.moves:
+                replay.game.apply(move)
+            assert replay.game.outcome is not None
+            assert replay.game.outcome.places == record.places
+            assert replay.game.decisions == record.decisions
+
+
+def test_unknown_bots_are_refused_with_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown bot 'nosuchbot'"):
+        run_tournament(write_config(tmp_path, bots="[random, nosuchbot]", seats=2), tmp_path)
+    with pytest.raises(ConfigError, match="no such file"):
+        run_tournament(write_config(tmp_path, bots="[random, bots/missing.py]", seats=2), tmp_path)
+    assert not (tmp_path / "results" / "small.sqlite").exists()
+
+
+def test_rankings_json_shape(tmp_path: Path) -> None:
+    run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1)
+    table = stored(tmp_path)[1]
+    assert set(table) == {"tournament", "games", "bots"}
+    for line in table["bots"]:
+        assert set(line) == {"bot", "disqualified", "faults", "games", "mean_place", "mu", "score",
+                             "sigma", "wins", "win_rate"}
+    json.dumps(table)

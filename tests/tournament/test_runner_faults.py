@@ -1,0 +1,171 @@
+"""Hostile bots in a tournament: their faults are recorded, they rank last, and three faulty
+games in a row disqualify them, the same way whatever the number of workers; a killed parent
+takes its workers and their bots with it."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox import confine
+from arena.tournament import rank_store
+from arena.tournament.discipline import Discipline
+from arena.tournament.records import Fault, GameRecord
+from arena.tournament.replay import open_results
+from arena.tournament.runner import run_tournament
+
+HERE = Path(__file__).resolve().parent
+HOSTILE = HERE.parent / "hostile_bots"
+FIRST_LEGAL = HERE / "bots" / "first_legal.py"
+IS_ROOT = os.geteuid() == 0
+
+
+@pytest.fixture
+def slot_base(monkeypatch: pytest.MonkeyPatch) -> int:
+    """A private range of sandbox slots (hence uids) for this test."""
+    base = random.randrange(5000, 30000, 50)
+    monkeypatch.setenv("ARENA_SLOT_BASE", str(base))
+    return base
+
+
+def write_config(folder: Path, hostile: str, rounds: int = 3, limits: str = "") -> Path:
+    """Two-seat round-robin of random, first_legal and one hostile bot (2 rotations per deal)."""
+    path = folder / "hostile.yaml"
+    path.write_text(
+        f"name: hostile\nseats: 2\nrounds: {rounds}\nseed: 5\n{limits}"
+        f"bots: [random, {FIRST_LEGAL}, {HOSTILE / hostile}]\n"
+    )
+    return path
+
+
+def test_a_raising_bot_is_disqualified_after_three_faults_and_ranks_last(
+    tmp_path: Path, slot_base: int
+) -> None:
+    config = write_config(tmp_path, "raise_in_act.py")
+    report = run_tournament(config, tmp_path, workers=2)
+    assert report.complete and not report.interrupted
+    assert list(report.disqualified) == ["raise_in_act"]
+    assert "3 faulty games in a row" in report.disqualified["raise_in_act"]
+    with open_results(tmp_path, "hostile") as store:
+        games = list(store.games())
+        table = rank_store(store)
+    hostile = [g for g in games if "raise_in_act" in g.table]
+    assert len(hostile) == 3 and report.skipped == 12 - 3
+    assert all([f.code for f in g.faults] == ["INVALID"] for g in hostile)
+    assert all("boom-7f3a" in g.faults[0].detail + g.faults[0].log_tail for g in hostile)
+    assert table.bots[-1] == "raise_in_act" and table.standings[-1].disqualified
+    assert all(s.clean for s in table.standings[:-1])
+
+
+def test_disqualification_is_the_same_for_one_and_two_workers(tmp_path: Path, slot_base: int) -> None:
+    config = write_config(tmp_path, "raise_in_act.py")
+    runs = []
+    for workers in (1, 2):
+        run_tournament(config, tmp_path / str(workers), workers=workers)
+        with open_results(tmp_path / str(workers), "hostile") as store:
+            runs.append(([(g.game_id, g.places, g.moves, [f.code for f in g.faults])
+                          for g in store.games()], store.disqualified()))
+    assert runs[0] == runs[1]
+
+
+def test_a_looping_bot_times_out_and_never_stops_the_tournament(tmp_path: Path, slot_base: int) -> None:
+    limits = "limits: {move_time: 0.1, bank: 0, wall_factor: 2, init_time: 5}\n"
+    config = write_config(tmp_path, "loop_forever.py", rounds=2, limits=limits)
+    report = run_tournament(config, tmp_path, workers=2)
+    assert report.complete and list(report.disqualified) == ["loop_forever"]
+    with open_results(tmp_path, "hostile") as store:
+        codes = [f.code for g in store.games() for f in g.faults]
+        assert codes == ["TIMEOUT"] * 3
+        assert rank_store(store).bots[-1] == "loop_forever"
+    if IS_ROOT:
+        assert all(confine.pids_of_uid(confine.slot_uid(slot_base + s)) == [] for s in range(6))
+
+
+def test_faults_in_a_row_count_each_bot_in_schedule_order() -> None:
+    def game(gid: int, faulty: str | None) -> GameRecord:
+        faults = (Fault(1, "b", "CRASH", "x"),) if faulty else ()
+        places = ((0,), (1,))
+        return GameRecord(gid, gid, ("a", "b"), 1, places, 0, "emptied", 3, 0.0, faults)
+
+    rule = Discipline()
+    assert rule.apply(game(0, "b")) == {} and rule.apply(game(1, "b")) == {}
+    assert rule.apply(game(2, None)) == {}  # a clean game resets the count
+    assert rule.apply(game(3, "b")) == {} and rule.apply(game(4, "b")) == {}
+    assert list(rule.apply(game(5, "b"))) == ["b"]
+    assert rule.blocks(("a", "b")) and not rule.blocks(("a", "c"))
+
+
+KILL_SCRIPT = """
+import sys
+from arena.tournament.runner import run_tournament
+run_tournament(sys.argv[1], sys.argv[2], workers=2)
+"""
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="finding a slot's bot processes needs their own uids")
+def test_kill_9_of_the_parent_takes_workers_and_bots_with_it(tmp_path: Path, slot_base: int) -> None:
+    config = tmp_path / "long.yaml"
+    config.write_text(f"name: long\nseats: 2\nrounds: 400\nseed: 3\nbots: [random, {FIRST_LEGAL}]\n")
+    env = {**os.environ, "ARENA_SLOT_BASE": str(slot_base)}
+    parent = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(config), str(tmp_path)], env=env)
+    log = tmp_path / "results" / "long.log"
+    workers = _wait_for_workers(log, 2)
+    _wait_for_games(tmp_path / "results" / "long.sqlite", 5)
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (_alive(workers) or _bots_alive(slot_base)):
+        time.sleep(0.1)
+    assert not _alive(workers) and not _bots_alive(slot_base)
+    with open_results(tmp_path, "long") as store:
+        stored = store.game_count()
+    report = run_tournament(config, tmp_path, workers=2)
+    assert report.complete and report.played == 800 - stored
+    with open_results(tmp_path, "long") as store:
+        assert [g.game_id for g in store.games()] == list(range(800))
+
+
+def _wait_for_workers(log: Path, count: int) -> list[int]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        pids = re.findall(r"worker \d+ started \(pid (\d+)", log.read_text() if log.exists() else "")
+        if len(pids) >= count:
+            return [int(p) for p in pids]
+        time.sleep(0.05)
+    raise AssertionError("the workers did not start")
+
+
+def _wait_for_games(path: Path, count: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with open_results(path.parent.parent, "long") as store:
+                if store.game_count() >= count:
+                    return
+        except Exception:
+            pass
+        time.sleep(0.05)
+    raise AssertionError("no games were stored")
+
+
+def _alive(pids: list[int]) -> bool:
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rpartition(")")[2].split()[0] != "Z":
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def _bots_alive(slot_base: int) -> bool:
+    return any(confine.pids_of_uid(confine.slot_uid(slot_base + s)) for s in range(4))
