@@ -1,0 +1,187 @@
+"""``arena run / rankings / games / export / replay NAME GAME_ID`` through typer's CliRunner.
+
+One small tournament is run once for the module (a temporary workspace given by ``ARENA_HOME``);
+the error cases each use their own workspace.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.tournament import Store
+from arena.tournament.errors import StoreWriteError
+from arena.tournament.replay import open_results, stored_game
+
+FIRST_LEGAL = Path(__file__).resolve().parents[1] / "tournament" / "bots" / "first_legal.py"
+CONFIG = f"name: cli\nseats: 3\nbots: [random, greedy, {FIRST_LEGAL}]\nrounds: 2\nseed: 4\n"
+GAMES = 6  # one table x 2 deals x 3 rotations
+
+runner = CliRunner()
+
+
+def invoke(home: Path, *args: str):
+    """Run ``arena ARGS`` with ``home`` as the workspace and private sandbox slots."""
+    env = {"ARENA_HOME": str(home), "ARENA_SLOT_BASE": str(random.randrange(5000, 30000, 50)),
+           "COLUMNS": "200"}
+    return runner.invoke(app, list(args), env=env)
+
+
+def one_error_line(result) -> str:
+    """The single ``error: ...`` line of a failed command (and no traceback)."""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workspace holding the finished tournament ``cli``."""
+    folder = tmp_path_factory.mktemp("workspace")
+    (folder / "cli.yaml").write_text(CONFIG)
+    result = invoke(folder, "run", str(folder / "cli.yaml"), "--workers", "2")
+    assert result.exit_code == 0, result.output
+    assert f"{GAMES} of {GAMES} games stored" in result.stdout
+    return folder
+
+
+def test_run_ends_with_the_rankings_table(home: Path) -> None:
+    result = invoke(home, "rankings", "cli")
+    assert result.exit_code == 0
+    assert "cli: 6 games" in result.stdout and "first_legal" in result.stdout
+
+
+def test_rankings_json(home: Path) -> None:
+    result = invoke(home, "rankings", "cli", "--json", "--h2h")
+    data = json.loads(result.stdout)
+    assert data["tournament"] == "cli" and data["games"] == GAMES
+    assert sorted(line["bot"] for line in data["bots"]) == ["first_legal", "greedy", "random"]
+    assert all(line["games"] == GAMES and not line["disqualified"] for line in data["bots"])
+    assert {(c["bot"], c["opponent"]) for c in data["head_to_head"]} >= {("greedy", "random")}
+
+
+def test_games_json(home: Path) -> None:
+    data = json.loads(invoke(home, "games", "cli", "--json").stdout)
+    assert [game["id"] for game in data] == list(range(GAMES))
+    assert set(data[0]) == {"id", "seats", "winner", "places", "reason", "decisions", "faults"}
+    assert invoke(home, "games", "cli").exit_code == 0
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_export_writes_games_and_rankings(home: Path, tmp_path: Path, fmt: str) -> None:
+    result = invoke(home, "export", "cli", "--format", fmt, "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    games, ranks = tmp_path / f"cli-games.{fmt}", tmp_path / f"cli-rankings.{fmt}"
+    assert str(games) in result.stdout.replace("\n", "")
+    if fmt == "csv":
+        assert len(list(csv.DictReader(games.open()))) == GAMES
+        assert len(list(csv.DictReader(ranks.open()))) == 3
+    else:
+        assert len(games.read_text().splitlines()) == GAMES
+        assert [json.loads(line)["rank"] for line in ranks.read_text().splitlines()] == [1, 2, 3]
+
+
+def test_replay_of_a_stored_game_matches_the_store(home: Path) -> None:
+    result = invoke(home, "replay", "cli", "4", "--json")
+    assert result.exit_code == 0, result.output
+    final = json.loads(result.stdout)
+    with open_results(home, "cli") as store:
+        replay = stored_game(store, 4)
+    for move in replay.moves:
+        replay.game.apply(move)
+    assert final == replay.game.to_json()
+    assert final["reason"] == replay.record.reason
+    text = invoke(home, "replay", "cli", "4")
+    assert text.exit_code == 0 and f"after {replay.record.decisions} decisions" in text.stdout
+
+
+def test_replay_of_an_unknown_game_is_one_line(home: Path) -> None:
+    result = invoke(home, "replay", "cli", "99")
+    assert result.exit_code == 1 and "game 99 is not stored" in one_error_line(result)
+
+
+def test_unknown_tournament_is_one_line(home: Path) -> None:
+    for command in (["rankings", "nope"], ["games", "nope"], ["export", "nope"], ["replay", "nope", "1"]):
+        result = invoke(home, *command)
+        assert result.exit_code == 1
+        assert "no tournament 'nope'" in one_error_line(result) and "cli" in result.stderr
+
+
+def test_malformed_config_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text("name: bad\nbots: [random, greedy\nseats: 2\n")
+    result = invoke(tmp_path, "run", str(tmp_path / "bad.yaml"))
+    assert result.exit_code == 1 and "malformed YAML" in one_error_line(result)
+    assert not (tmp_path / "results").exists()
+
+
+def test_unknown_bot_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text("name: t\nseats: 2\nbots: [random, bots/nothere.py]\n")
+    result = invoke(tmp_path, "run", str(tmp_path / "t.yaml"))
+    assert result.exit_code == 1 and "nothere.py" in one_error_line(result)
+
+
+def test_a_changed_config_needs_restart(tmp_path: Path) -> None:
+    config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG.replace("rounds: 2", "rounds: 1"))
+    assert invoke(tmp_path, "run", str(config)).exit_code == 0
+    config.write_text(CONFIG)
+    refused = invoke(tmp_path, "run", str(config))
+    assert refused.exit_code == 1 and "--restart" in one_error_line(refused)
+    restarted = invoke(tmp_path, "run", str(config), "--restart", "--workers", "1")
+    assert restarted.exit_code == 0 and "archived to" in restarted.stdout
+
+
+def test_a_stopped_run_prints_the_command_that_resumes(tmp_path: Path) -> None:
+    config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG)
+    first = invoke(tmp_path, "run", str(config), "--max-games", "2", "--home", str(tmp_path))
+    assert first.exit_code == 0
+    assert f"resume with: arena run {config} --home {tmp_path}" in first.stdout.replace("\n", "")
+    second = invoke(tmp_path, "run", str(config), "--home", str(tmp_path))
+    assert second.exit_code == 0 and "played 4" in second.stdout
+
+
+def test_ctrl_c_keeps_games_and_exits_130_with_the_resume_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.cli import tournament as commands
+
+    def interrupt(self, progress) -> None:
+        if progress.stored >= 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(commands._Display, "update", interrupt)
+    config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG)
+    result = invoke(tmp_path, "run", str(config), "--workers", "1")
+    assert result.exit_code == 130
+    assert f"resume with: arena run {config} --workers 1" in result.stdout.replace("\n", "")
+    with open_results(tmp_path, "cli") as store:
+        assert 2 <= store.game_count() < GAMES
+
+
+def test_a_failing_disk_is_one_line_and_keeps_the_stored_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_add = Store.add_game
+
+    def add_then_fail(self, record, finished_at=None) -> None:
+        if self.game_count() >= 2:
+            raise StoreWriteError(f"{self.path}: cannot store game {record.game_id}: the disk is full")
+        real_add(self, record, finished_at)
+
+    monkeypatch.setattr(Store, "add_game", add_then_fail)
+    config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG)
+    result = invoke(tmp_path, "run", str(config))
+    assert result.exit_code == 1 and "the disk is full" in one_error_line(result)
+    monkeypatch.undo()
+    with open_results(tmp_path, "cli") as store:
+        assert [g.game_id for g in store.games()] == [0, 1]
