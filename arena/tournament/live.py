@@ -33,15 +33,17 @@ def progress_view(progress: Progress | None, width: int = 40) -> RenderableType:
 
 
 def leaders_table(progress: Progress) -> Table:
-    """The current top of the table (clean bots first, by ``mu - 3 sigma``)."""
-    table = Table(title=f"{progress.tournament}: top {len(progress.leaders)}", title_justify="left")
-    for header in ("#", "bot", "mu-3σ", "mu", "games", "faults"):
+    """The live top of the table: clean bots first, by mean place (final table: TrueSkill)."""
+    table = Table(title=f"{progress.tournament}: top {len(progress.leaders)} so far (by mean place)",
+                  title_justify="left")
+    for header in ("#", "bot", "mean place", "win rate", "games", "faults"):
         table.add_column(header, justify="left" if header == "bot" else "right")
     for rank, lead in enumerate(progress.leaders, 1):
         name = lead.bot + (" (DQ)" if lead.disqualified else "")
         style = "dim strike" if lead.disqualified else ("yellow" if lead.faults else "")
-        table.add_row(str(rank), name, f"{lead.score:.2f}", f"{lead.mu:.2f}", str(lead.games),
-                      str(lead.faults), style=style)
+        place = "-" if lead.mean_place is None else f"{lead.mean_place:.2f}"
+        rate = "-" if lead.win_rate is None else f"{lead.win_rate:.1%}"
+        table.add_row(str(rank), name, place, rate, str(lead.games), str(lead.faults), style=style)
     return table
 
 

@@ -14,8 +14,9 @@ sandbox slots) arrives through pickling. A worker never touches the results stor
   cgroup) and exits from the handler. SIGINT is ignored: Ctrl-C is the parent's business.
 * Log records go to the parent through a queue (one log file per tournament).
 
-Messages sent to the parent on ``results``: ``("game", worker, GameRecord)`` per finished game,
-``("error", worker, text)`` when the worker cannot go on (a bug; bot failures are game outcomes).
+The parent sends one :class:`ScheduledGame` at a time on the worker's pipe (``None``: finish);
+the worker answers ``("game", worker, GameRecord)`` per finished game, or
+``("error", worker, text)`` when it cannot go on (a bug; bot failures are game outcomes).
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ class WorkerSetup:
         return self.slot_base + self.index * len(self.bot_order) + self.bot_order.index(bot)
 
 
-def worker_main(setup: WorkerSetup, tasks: Any, results: Any, log_queue: Any) -> None:
-    """The worker process: play games from ``tasks`` until ``None`` arrives or SIGTERM."""
+def worker_main(setup: WorkerSetup, conn: Any, log_queue: Any) -> None:
+    """The worker process: play the games arriving on ``conn`` until ``None`` or SIGTERM."""
     _die_with_parent(setup.parent_pid)
     _setup_logging(log_queue, setup.log_level)
     if setup.cpu is not None:
@@ -70,9 +71,11 @@ def worker_main(setup: WorkerSetup, tasks: Any, results: Any, log_queue: Any) ->
     log.info("worker %d started (pid %d, cpu %s, slots from %d)", setup.index, os.getpid(),
              "any" if setup.cpu is None else setup.cpu, setup.slot_of(setup.bot_order[0]))
     try:
-        _serve(player, tasks, results)
+        _serve(player, conn)
+    except (EOFError, OSError):  # the parent closed its end: nothing left to do
+        pass
     except Exception:  # a bug, not a bot failure: tell the parent, which stops the run
-        results.put(("error", setup.index, traceback.format_exc(limit=8)))
+        conn.send(("error", setup.index, traceback.format_exc(limit=8)))
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # closing already: let it finish
         player.close()
@@ -92,13 +95,12 @@ def _terminate(player: _Player) -> None:
         os._exit(0)
 
 
-def _serve(player: _Player, tasks: Any, results: Any) -> None:
+def _serve(player: _Player, conn: Any) -> None:
     while True:
-        chunk = tasks.get()
-        if chunk is None:
+        game = conn.recv()
+        if game is None:
             return
-        for game in chunk:
-            results.put(("game", player.setup.index, player.play(game)))
+        conn.send(("game", player.setup.index, player.play(game)))
 
 
 class _Player:

@@ -92,14 +92,16 @@ def test_progress_reports_counts_rate_and_leaders(tmp_path: Path) -> None:
     last = seen[-1]
     assert (last.total, last.stored, last.done, last.played) == (12, 12, 12, 12)
     assert last.games_per_s > 0 and last.eta_s == 0
-    assert [lead.bot for lead in last.leaders] == list(rankings_json_bots(tmp_path))
+    places = [lead.mean_place for lead in last.leaders]
+    assert places == sorted(places) and len(places) == 4
+    final = {line["bot"]: line for line in stored(tmp_path)[1]["bots"]}
+    for lead in last.leaders:
+        line = final[lead.bot]
+        assert (lead.games, lead.wins, lead.faults) == (line["games"], line["wins"], line["faults"])
+        assert lead.mean_place == pytest.approx(line["mean_place"])
     assert report.log_path == tmp_path / "results" / "small.log"
     log_text = report.log_path.read_text()
     assert "small-worker-0" in log_text and "worker 0 started" in log_text
-
-
-def rankings_json_bots(home: Path) -> list[str]:
-    return [line["bot"] for line in stored(home)[1]["bots"]]
 
 
 def test_a_changed_config_is_refused_unless_restarted(tmp_path: Path) -> None:
