@@ -1,13 +1,13 @@
 """Turning a tournament file into what the runner needs: bot specs, bot versions, rules.
 
-Bot entries resolve as follows (until :mod:`arena.workspace` provides ``Workspace.resolve_bot``,
-which is used as soon as it exists):
+Bot entries resolve through :meth:`arena.workspace.Workspace.resolve_bot` of the workspace
+(``--home``):
 
-* a plain name (``random``, ``greedy``, ``heuristic``): the built-in bot of that name, the
-  file ``bots/<name>.py`` of the arena repository;
+* a plain name: a registered bot, a file ``<home>/bots/<name>.py``, or a built-in bot
+  (``random``, ``greedy``, ``heuristic``);
 * a file (``bots/my_bot.py``, ``bots/x.py:Cls``) or a mapping (``{name:, path:}`` /
-  ``{name:, cmd: [...]}``): relative to the workspace folder (``--home``), else to the folder
-  of the tournament file.
+  ``{name:, cmd: [...]}``): relative to the workspace folder, else to the folder of the
+  tournament file.
 
 A bot's version is the SHA-256 of its file (of the command line plus the files it names, for a
 command bot), so a changed bot cannot silently mix its results with the old ones.
@@ -20,14 +20,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-import arena
 from arena.errors import ConfigError
 from arena.rules import RuleSet, load_rules, preset_names
 from arena.sandbox import BotSpec
 from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.store import digest_file, digest_text
-
-BUILTIN_BOTS_DIR = Path(arena.__file__).resolve().parent.parent / "bots"
+from arena.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -67,14 +65,12 @@ def make_plan(
 
 def resolve_bot(spec: str | Mapping[str, Any], folders: list[Path], source: str = "<config>") -> BotSpec:
     """The :class:`BotSpec` of one raw bot entry (see the module docstring)."""
-    workspace = _workspace(folders[0])
-    if workspace is not None and isinstance(spec, str):
-        return workspace.resolve_bot(spec)
-    if isinstance(spec, str) and _is_plain_name(spec):
-        return _builtin(spec, source)
+    workspace = Workspace(folders[0])
     last: ConfigError | None = None
     for folder in folders:
         try:
+            if isinstance(spec, str):
+                return workspace.resolve_bot(spec, base_dir=folder)
             return BotSpec.parse(spec, folder)
         except ConfigError as error:
             last = error
@@ -96,19 +92,6 @@ def _folders(home: str | Path, base_dir: str | Path) -> list[Path]:
     return folders if folders[0] != folders[1] else folders[:1]
 
 
-def _is_plain_name(text: str) -> bool:
-    return not text.endswith(".py") and "/" not in text and ":" not in text
-
-
-def _builtin(name: str, source: str) -> BotSpec:
-    path = BUILTIN_BOTS_DIR / f"{name}.py"
-    if not path.is_file():
-        known = ", ".join(sorted(p.stem for p in BUILTIN_BOTS_DIR.glob("*.py")))
-        raise ConfigError(f"{source}: unknown bot {name!r} (built-in bots: {known}; "
-                          "or give a file like bots/my_bot.py)")
-    return BotSpec(name=name, path=path)
-
-
 def _load_rules(name: str, folders: list[Path]) -> RuleSet:
     if name in preset_names() or Path(name).is_absolute():
         return load_rules(name)
@@ -116,12 +99,3 @@ def _load_rules(name: str, folders: list[Path]) -> RuleSet:
         if (folder / name).is_file():
             return load_rules(folder / name)
     return load_rules(name)
-
-
-def _workspace(home: Path) -> Any:
-    """``arena.workspace.Workspace(home)`` once that module exists, else ``None``."""
-    try:
-        from arena.workspace import Workspace  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return Workspace(home)
