@@ -25,6 +25,7 @@ log = logging.getLogger("arena.sandbox")
 UID_BASE = 61000          # slot N runs as uid/gid UID_BASE + N (no passwd entry needed)
 CLONE_NEWNS = 0x00020000
 CLONE_NEWNET = 0x40000000
+PR_SET_PDEATHSIG = 1
 MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
 # World-writable places a bot could leave files in; made read-only in its mount namespace.
 SHARED_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
@@ -190,6 +191,7 @@ class Confinement:
     cpus: set[int] | None = None
     _seccomp: seccomp.Installer | None = field(default=None, init=False)
     _libc: ctypes.CDLL = field(default_factory=lambda: ctypes.CDLL(None, use_errno=True), init=False)
+    _parent: int = field(default_factory=os.getpid, init=False)
 
     def __post_init__(self) -> None:
         if self.layers.seccomp_base is not None:
@@ -214,10 +216,19 @@ class Confinement:
             os.setgroups([])
             os.setresgid(self.uid, self.uid, self.uid)
             os.setresuid(self.uid, self.uid, self.uid)
+        self._die_with_parent()
         # Re-enter the folder: the bind mount above hides the directory entered by Popen.
         os.chdir(self.workdir)
         if self._seccomp is not None:
             self._seccomp.install()
+
+    def _die_with_parent(self) -> None:
+        """SIGKILL the bot when the process that started it dies (a SIGKILLed tournament
+        worker), even if it ignores its closed pipe. Set after the uid drop, which clears it;
+        the parent check closes the race with a parent that died before the call."""
+        self._libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != self._parent:
+            os._exit(1)
 
     def _unshare_and_mount(self) -> None:
         """No network; shared temp folders read-only except the bot's own folder."""

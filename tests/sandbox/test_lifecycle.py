@@ -121,3 +121,44 @@ def test_command_bot_unreadable_replies_are_invalid(make_bot, reply: str, words:
         bot.act(act_message())
     assert info.value.code is FaultCode.INVALID
     assert words in info.value.detail
+
+
+WORKER = r'''
+import sys
+from pathlib import Path
+from arena.sandbox import SandboxedBot, BotSpec, Limits
+bot = SandboxedBot(BotSpec("loop", Path(sys.argv[1])), Limits(move_time=60, wall_factor=1), slot=int(sys.argv[2]))
+bot.start_game({"seat": 0, "seats": 2, "seed": 1, "rules": {"name": "switch", "settings": {}}})
+print(bot.pid, flush=True)
+bot.act({"obs": {"legal": ["draw"], "events": []}})
+'''
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_looping_bot_dies_with_a_sigkilled_worker(tmp_path) -> None:
+    """A tournament worker killed with SIGKILL cannot clean up: its bot, busy in a loop that
+    ignores SIGTERM and never reads its closed pipe, must die with it all the same."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    bot_file = Path(__file__).parent.parent / "hostile_bots" / "ignore_sigterm.py"
+    worker = subprocess.Popen([sys.executable, "-c", WORKER, str(bot_file), "3999"],
+                              stdout=subprocess.PIPE, text=True)
+    pid = int(worker.stdout.readline())
+    time.sleep(0.3)
+    assert _alive(pid)
+    worker.kill()
+    worker.wait()
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid)
