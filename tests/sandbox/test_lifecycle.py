@@ -127,10 +127,11 @@ WORKER = r'''
 import sys
 from pathlib import Path
 from arena.sandbox import SandboxedBot, BotSpec, Limits
+from arena.sandbox.bench import SAMPLE_OBS
 bot = SandboxedBot(BotSpec("loop", Path(sys.argv[1])), Limits(move_time=60, wall_factor=1), slot=int(sys.argv[2]))
 bot.start_game({"seat": 0, "seats": 2, "seed": 1, "rules": {"name": "switch", "settings": {}}})
 print(bot.pid, flush=True)
-bot.act({"obs": {"legal": ["draw"], "events": []}})
+bot.act({"obs": SAMPLE_OBS})
 '''
 
 
