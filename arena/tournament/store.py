@@ -138,16 +138,17 @@ class Store:
 
         Raises :class:`ConfigChangedError` when games or disqualifications are stored under a
         different configuration hash, rule settings or bot versions. With ``restart=True`` the old
-        file is first copied beside the store and then cleared; returns that archive's path.
+        file is first copied beside the store and then cleared, whether or not the setup changed
+        (a user who asks to start over gets a fresh start); returns that archive's path.
         A store with no results yet is simply re-initialised.
         """
         info = self.tournament()
         rules_json = _dumps(rules_snapshot)
         if info is not None and self._has_results():
             changes = self._changes(info, config, rules_json, bot_versions)
-            if not changes:
-                return None
-            if not restart:
+            if not changes and not restart:
+                return None  # the same tournament: resume it
+            if changes and not restart:
                 raise ConfigChangedError(
                     f"{self.path}: tournament {info.name!r} holds {self.game_count()} games of a "
                     f"different setup ({'; '.join(changes)}); restart it (the old results are "

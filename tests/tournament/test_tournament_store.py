@@ -109,6 +109,17 @@ def test_a_changed_setup_is_refused_and_results_kept(store, config_text, rules, 
     assert store.tournament().config_hash == make_config(CONFIG_TEXT).config_hash
 
 
+def test_the_same_setup_resumes_and_restart_starts_over(store):
+    """Running the same tournament again continues it; --restart on it starts afresh."""
+    store.add_game(game(0))
+    assert store.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, RULES, VERSIONS) is None
+    assert store.done_game_ids() == {0}
+    archive = store.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, RULES, VERSIONS, restart=True)
+    assert archive is not None and store.game_count() == 0
+    with Store.open(archive, readonly=True) as old:
+        assert old.done_game_ids() == {0}
+
+
 def test_restart_archives_the_old_results_then_clears(store):
     store.add_game(game(0))
     store.add_game(game(1))
