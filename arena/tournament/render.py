@@ -36,9 +36,10 @@ def render_rankings(console: Console, rankings: Rankings) -> None:
     """The rankings table; disqualified bots are marked ``(DQ)``, faulty ones ``!``."""
     table = Table(title=f"{rankings.tournament}: {rankings.games} games", title_justify="left")
     for header in ("#", "bot", "mu", "sigma", "mu-3σ", "games", "wins"):
-        table.add_column(header, justify="left" if header == "bot" else "right")
-    table.add_column("win rate [95%]", justify="right")
-    table.add_column("mean place [95%]", justify="right")
+        # Names never wrap; in a narrow terminal the intervals fold onto a second line instead.
+        table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=header == "bot")
+    table.add_column("win rate [95%]", justify="right", overflow="fold")
+    table.add_column("mean place [95%]", justify="right", overflow="fold")
     table.add_column("faults", justify="right")
     for standing in rankings.standings:
         table.add_row(*_ranking_cells(standing), style=_row_style(standing))
