@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from arena.cards import Card, parse_suit
 from arena.errors import ArenaError, InvalidCardError, PositionError
 from arena.game import Game, Pending
 from arena.rules import RuleSet, load_rules
+from arena.yamlfile import load_yaml
 
 POSITION_KEYS = ("rules", "seed", "seats", "hands", "top", "discard", "stock", "to_move",
                  "direction", "active_suit", "pending", "recycles_left", "moves")
@@ -66,12 +65,7 @@ def load_position(path: str | Path) -> Position:
         text = path.read_text()
     except OSError as error:
         raise PositionError(f"{path}: cannot read position file ({error.strerror or error})") from None
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise PositionError(f"{path}: malformed YAML{where}") from None
+    raw = load_yaml(text, str(path), PositionError)
     return position_from_mapping(raw, str(path), base_dir=path.parent)
 
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
+from arena.yamlfile import load_yaml
 
 from arena.errors import ConfigError
 
@@ -137,7 +137,7 @@ def parse_config(text: str, source: str = "<config>", default_name: str | None =
 
     ``default_name`` is used when the text has no ``name`` key (else ``name`` is required).
     """
-    data = _load_yaml(text, source)
+    data = load_yaml(text, source, ConfigError)
     return config_from_mapping(data, source, default_name)
 
 
@@ -359,33 +359,3 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """A safe loader that refuses a key written twice in one mapping."""
-
-
-def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if isinstance(key, str) and key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"key {key!r} is written twice", key_node.start_mark
-            )
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-_UniqueKeyLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping  # type: ignore[arg-type]
-)
-
-
-def _load_yaml(text: str, source: str) -> Any:
-    try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        raise ConfigError(f"{source}: {where}malformed YAML: {exc.problem or exc.context}") from exc
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{source}: malformed YAML: {exc}") from exc
