@@ -24,6 +24,7 @@ from arena.cards import NAMES, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
 from arena.rules import RuleSet
 from arena import moves
+from arena.effects import apply_penalties, apply_table_effects
 from arena.moves import legal_plays
 
 if TYPE_CHECKING:
@@ -38,10 +39,14 @@ class Pending:
 
     kind: str
     amount: int
+    holds: tuple[str, ...] = ()  # L3: the kinds in the stack, when the rule set asks (default: kind)
 
     def to_json(self) -> dict:
-        """``{"kind": ..., "amount": N}`` as NOTATION.md prints it."""
-        return {"kind": self.kind, "amount": self.amount}
+        """``{"kind": ..., "amount": N}`` as NOTATION.md prints it (plus ``holds`` when set)."""
+        data: dict = {"kind": self.kind, "amount": self.amount}
+        if self.holds:
+            data["holds"] = list(self.holds)
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +63,13 @@ class Event(NamedTuple):
     """One public event of the history: who did what, and how many cards they drew.
 
     ``action`` is the action object (its text is ``str(action)``); a tuple, because the engine
-    records one per decision.
+    records one per decision. ``blunder`` marks an illegal play that cost cards instead (B4).
     """
 
     seat: int
     action: ActionType
     drew: int = 0
+    blunder: bool = False
 
     def to_json(self) -> dict:
         """The wire form: ``{"seat": 1, "action": "draw", "drew": 2}``."""
@@ -85,13 +91,17 @@ class Game:
         self.active_suit = -1  # -1: any suit may be played (a crazy-eights starter 8)
         self.pending_kind: str | None = None
         self.pending_amount = 0
+        self.pending_mix = 0  # bit set of the penalty kinds in the pending stack (L3)
+        self.pending_skip = False  # B3, I2: a skip waits for the seat to move (answer or pass)
+        self.top_card = -1  # the card the top of the pile acts as (a joker: the card it names)
+        self.announced = [False] * seats  # L10: a standing last-card announcement per seat
         self.direction = 1
         self.to_move = 0
         self.recycles_left = rules.recycles
         self.passes_in_row = 0
         self.decisions = 0
         self.draws_this_turn = 0
-        self.drawn_card = -1  # C4: a playable drawn card that the next play must include
+        self.drawn_card = -1  # C4, F4: a playable drawn card that the next play must include
         self.outcome: Outcome | None = None
         self.history: list[Event] = []
         self._legal: list[ActionType] | None = None
@@ -99,10 +109,12 @@ class Game:
     # -- construction -----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: RuleSet, seats: int | None = None, seed: int = 0) -> Game:
-        """Shuffle and deal from ``seed`` (RULINGS S1, C1: starter policy of the rule set)."""
+    def new(cls, rules: RuleSet, seats: int | None = None, seed: int = 0, lead: int = 0) -> Game:
+        """Shuffle and deal from ``seed`` (RULINGS S1, C1: starter policy of the rule set);
+        ``lead`` is the seat that moves first (G9: seat 0; a match moves it on, F2)."""
         game = cls(rules, seats or rules.seats_default, seed)
         game._deal()
+        game.to_move = lead
         return game
 
     @classmethod
@@ -116,12 +128,13 @@ class Game:
         game = cls(rules, len(hands), seed)
         game.hands = [list(h) for h in hands]
         game.discard = [*discard, top]
+        game.top_card = top
         game.stock = list(reversed(stock))
         game.to_move = to_move
         game.direction = direction
         game.active_suit = SUIT_OF[top] if active_suit is None else active_suit
-        if pending is not None and pending.amount > 0:
-            game.pending_kind, game.pending_amount = pending.kind, pending.amount
+        if pending is not None:
+            game.set_pending(pending)
         if recycles_left is not ...:
             game.recycles_left = recycles_left
         game._check_setup()
@@ -142,21 +155,38 @@ class Game:
         if self.pending_kind is not None and self.pending_kind not in kinds:
             raise PositionError(f"key 'pending': kind must be one of {sorted(kinds)}, got {self.pending_kind!r}")
 
+    def set_pending(self, pending: Pending | None) -> None:
+        """Put a penalty on the table (positions and tests); an amount of 0 is no penalty."""
+        if pending is None or pending.amount <= 0:
+            self._clear_pending()
+            return
+        self.pending_kind, self.pending_amount = pending.kind, pending.amount
+        bits = self.rules.kind_bits
+        self.pending_mix = 0
+        for kind in pending.holds or (pending.kind,):
+            self.pending_mix |= bits.get(kind, 0)
+
     def _deal(self) -> None:
+        """Shuffle, deal, turn a starter; a refused starter means a new deal or goes back (S1, F1, L1)."""
         rules = self.rules
         size = rules.hand_size_for(self.seats)
+        refused = rules.starter_refuses
         for _ in range(STARTER_ATTEMPTS):
             cards = list(range(rules.deck_size()))
             self.rng.shuffle(cards)
             self.hands = [cards[i * size:(i + 1) * size] for i in range(self.seats)]
             rest = cards[self.seats * size:]
             starter = rest.pop()
-            if rules.starter == "redeal" and not rules.power_of[starter].is_plain:
+            if starter in refused and rules.starter == "redeal":
                 continue
+            while starter in refused:  # push-back: into the stock at a random place, turn the next
+                rest.insert(self.rng.randrange(len(rest) + 1), starter)
+                starter = rest.pop()
             self.discard = [starter]
+            self.top_card = starter
             self.stock = rest
-            power = rules.power_of[starter]
-            self.active_suit = -1 if power.calls_suit else SUIT_OF[starter]
+            calls = rules.power_of[starter].calls_suit and rules.starter_calls
+            self.active_suit = -1 if calls else SUIT_OF[starter]
             return
         raise PositionError("no plain starter found")  # pragma: no cover - needs a deck of power cards
 
@@ -172,6 +202,10 @@ class Game:
         """The penalty waiting for the seat to move, if any."""
         if self.pending_kind is None:
             return None
+        mix = self.pending_mix
+        if mix & (mix - 1):  # a mixed stack (L3): say which kinds it holds
+            holds = tuple(k for k, bit in self.rules.kind_bits.items() if mix & bit)
+            return Pending(self.pending_kind, self.pending_amount, holds)
         return Pending(self.pending_kind, self.pending_amount)
 
     @property
@@ -197,12 +231,18 @@ class Game:
         if self.outcome is not None:
             return []
         plays = legal_plays(self)
+        if self.pending_skip:
+            return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
+            if self.rules.after_draw == "may-play":
+                return [*plays, PASS]  # F4, W3, L9: play the drawn card or end the turn
             return plays or [DRAW]  # pragma: no cover - a drawn playable card always plays
-        if plays:
-            return plays
         if self.pending_kind is not None:
-            return [DRAW]
+            return [*plays, DRAW] if self.rules.draw_when == "any" or not plays else plays
+        if plays:
+            if self.rules.draw_when == "any" and self.can_draw():
+                return [*plays, DRAW]  # W2: a seat may draw instead of playing
+            return plays
         if self.draws_this_turn > 0:
             return [DRAW]  # C4: an unplayable draw with draws left must draw again
         return [DRAW] if self.can_draw() else [PASS]
@@ -216,13 +256,19 @@ class Game:
         return [Card(c) for c in moves.next_cards(self, list(prefix))]
 
     def check(self, action: ActionType | str) -> ActionType:
-        """The action, parsed; raise :class:`IllegalActionError` (with the reason) if it is illegal."""
+        """The action, parsed; raise :class:`IllegalActionError` (with the reason) if it is illegal.
+
+        Under ``illegal_play: blunder`` (B4) an illegal play of cards the seat holds is accepted
+        here: :meth:`blunder_reason` says why it is illegal, and :meth:`apply` makes it cost cards.
+        """
         if isinstance(action, str):
             action = Action.parse(action)
         if self.outcome is not None:
             raise GameOverError("the game is over")
         if isinstance(action, Play):
             reason = moves.play_error(self, action)
+            if reason and self.rules.illegal_play == "blunder" and moves.holds_cards(self, action):
+                return action
         elif isinstance(action, Draw):
             reason = self._draw_error()
         elif isinstance(action, Pass):
@@ -233,12 +279,27 @@ class Game:
             raise IllegalActionError(str(action), reason)
         return action
 
+    def blunder_reason(self, action: ActionType | str) -> str | None:
+        """Why a play is a blunder (B4: illegal, yet of cards in hand), or None when it is not one."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if self.rules.illegal_play != "blunder" or not isinstance(action, Play):
+            return None
+        if not moves.holds_cards(self, action):
+            return None
+        return moves.play_error(self, action)
+
     def _draw_error(self) -> str | None:
+        if self.pending_skip:
+            return "a pending skip is answered with a skip card or accepted with pass"
+        stuck_only = self.rules.draw_when == "stuck"
         if self.pending_kind is not None:
-            return "a pending penalty can be answered" if moves.legal_plays(self) else None
+            return "a pending penalty can be answered" if stuck_only and moves.legal_plays(self) else None
         if self.drawn_card >= 0:
+            if self.rules.after_draw == "may-play":
+                return "one card has been drawn: play it or pass"
             return "the drawn card can be played and must be (C4)"
-        if moves.legal_plays(self):
+        if stuck_only and moves.legal_plays(self):
             return "drawing is allowed only when no play is legal"
         if self.draws_this_turn >= self.rules.draws_per_turn:
             return "no draws left this turn"  # pragma: no cover - the turn has ended by then
@@ -247,7 +308,7 @@ class Game:
         return None
 
     def _pass_error(self) -> str | None:
-        if self._compute_legal() != [PASS]:
+        if PASS not in self._compute_legal():
             return "passing is allowed only when nothing can be played or drawn"
         return None
 
@@ -267,73 +328,81 @@ class Game:
         self._legal = None
         kind = type(action)
         if kind is Play:
-            self._play(seat, action)
+            if self.rules.illegal_play == "blunder" and self.blunder_reason(action):
+                self._blunder(seat, action)
+            else:
+                self._play(seat, action)
         elif kind is Draw:
             self._draw_action(seat)
         else:
-            self.history.append(Event(seat, PASS))
-            self.passes_in_row += 1
-            self._end_turn(self._next_seat(seat, 0))
+            self._pass(seat)
         self.decisions += 1
         self._check_end()
+
+    def _pass(self, seat: int) -> None:
+        """G5: a pass that accepts a skip or ends a turn that drew does not count toward a block."""
+        self.history.append(Event(seat, PASS))
+        if self.pending_skip:
+            self.pending_skip = False
+        elif self.drawn_card < 0:
+            self.passes_in_row += 1
+        self._end_turn(self._next_seat(seat, 0))
 
     def _play(self, seat: int, play: Play) -> None:
         rules = self.rules
         hand = self.hands[seat]
         cards = play.cards
+        acting = play.roles or cards
+        held = len(hand)
         for card in cards:
             hand.remove(card)
         self.discard.extend(cards)
+        self.top_card = acting[-1]
         self.passes_in_row = 0
+        self.pending_skip = False  # a legal play under a pending skip answers it
         has_effect = rules.has_effect
-        live = moves.live_cards(rules, cards) if any(has_effect[c] for c in cards) else ()
+        live = moves.live_cards(rules, acting) if any(has_effect[c] for c in acting) else ()
         drew = 0
-        if live and self._apply_penalties(live):
+        if live and apply_penalties(self, live):
             drew = self._draw_cards(seat, self.pending_amount)  # S8: the red jack's player draws the rest
             self._clear_pending()
-        if not hand and rules.ace_draws and rules.power_of[cards[-1]].calls_suit:
+        if not hand and rules.ace_draws and rules.power_of[acting[-1]].calls_suit:
             drew += self._draw_cards(seat, 1)  # S10: no finishing on an ace while a card can be drawn
+        if rules.last_card != "off":
+            drew += self._last_card(seat, play, held)
         self.history.append(Event(seat, play, drew))
-        self.active_suit = play.call if play.call is not None else SUIT_OF[cards[-1]]
+        self.active_suit = play.call if play.call is not None else SUIT_OF[acting[-1]]
         if not hand:
             self._win(seat)
             return
-        skips = self._apply_table_effects(seat, live) if live else 0
+        skips = apply_table_effects(self, seat, live) if live else 0
         self._end_turn((seat + self.direction * (1 + skips)) % self.seats)
 
-    def _apply_penalties(self, live: Sequence[int]) -> bool:
-        """Add pickups and take off cancels in laid order; True when a cancelling card answered."""
-        cancelled = False
-        power_of = self.rules.power_of
-        for card in live:
-            power = power_of[card]
-            if power.pickup:
-                if self.pending_kind != power.stack:
-                    self.pending_amount = 0
-                self.pending_kind = power.stack
-                self.pending_amount += power.pickup
-            elif power.cancels and self.pending_kind == power.cancels:
-                cancelled = True
-                cut = power.cancel_amount or self.pending_amount
-                self.pending_amount = max(0, self.pending_amount - cut)
-        return cancelled
+    def _last_card(self, seat: int, play: Play, held: int) -> int:
+        """G3a draws of the last-card rule: W5's penalty for a missing call, L10's empty hand
+        without a standing announcement (one held since the seat last came down to one card)."""
+        left = held - len(play.cards)  # judged before any draw the play forces (G1)
+        standing = self.announced[seat] and held == 1
+        self.announced[seat] = play.announce
+        if self.rules.last_card == "must":
+            if left == 1 and not play.announce:
+                return self._draw_cards(seat, self.rules.last_card_penalty)
+            return 0
+        if left == 0 and not standing:
+            return self._draw_cards(seat, 1)
+        return 0
 
-    def _apply_table_effects(self, seat: int, live: Sequence[int]) -> int:
-        """Skips, reverses and swaps in laid order (G3c); returns the number of seats skipped."""
-        skips = 0
-        power_of = self.rules.power_of
-        for card in live:
-            power = power_of[card]
-            if power.skip:
-                skips += 1
-            if power.reverse:
-                self.direction = -self.direction
-            if power.swap:
-                partner = (seat + self.direction) % self.seats
-                self.hands[seat], self.hands[partner] = self.hands[partner], self.hands[seat]
-        if self.rules.skips == "once":
-            skips = min(skips, 1)
-        return skips
+    def _blunder(self, seat: int, play: Play) -> None:
+        """B4: the cards stay in the hand, the seat draws two, and the turn ends; a pending skip
+        or penalty it did not answer falls on it too (it is its turn's unanswered penalty)."""
+        drew = self._draw_cards(seat, self.rules.blunder_draw)
+        if self.pending_kind is not None:
+            drew += self._draw_cards(seat, self.pending_amount)
+            self._clear_pending()
+        self.pending_skip = False
+        self.history.append(Event(seat, play, drew, True))
+        self.passes_in_row = 0 if drew else self.passes_in_row + 1
+        self._end_turn(self._next_seat(seat, 0))
 
     def _draw_action(self, seat: int) -> None:
         if self.pending_kind is not None:
@@ -347,8 +416,11 @@ class Game:
         self.history.append(Event(seat, DRAW, drew))
         self.passes_in_row = 0
         self.draws_this_turn += 1
-        if self.rules.after_draw == "must-play":
+        after = self.rules.after_draw
+        if after == "must-play":
             self._after_must_play_draw(seat)
+        elif after == "may-play" and moves.first_card_ok(self, self.hands[seat][-1]):
+            self.drawn_card = self.hands[seat][-1]  # F4, W3, L9: the seat may play it or pass
         else:
             self._end_turn(self._next_seat(seat, 0))
 
@@ -390,6 +462,7 @@ class Game:
     def _clear_pending(self) -> None:
         self.pending_kind = None
         self.pending_amount = 0
+        self.pending_mix = 0
 
     def _next_seat(self, seat: int, skips: int) -> int:
         return (seat + self.direction * (1 + skips)) % self.seats
@@ -412,12 +485,21 @@ class Game:
         elif self.decisions >= self.rules.decision_cap:
             self.outcome = Outcome("drawn", "cap", None, self._places(None))
 
+    def score(self, seat: int) -> int:
+        """What a seat's hand counts at a blocked game: its cards, or its points (F7)."""
+        hand = self.hands[seat]
+        if not self.rules.points:
+            return len(hand)
+        points = self.rules.points
+        return sum(points[c] for c in hand)
+
     def _leaders(self) -> list[int]:
-        fewest = min(len(h) for h in self.hands)
-        return [s for s in range(self.seats) if len(self.hands[s]) == fewest]
+        scores = [self.score(s) for s in range(self.seats)]
+        best = min(scores)
+        return [s for s in range(self.seats) if scores[s] == best]
 
     def _blocked(self) -> None:
-        """S14/C6: fewest cards wins; a tie for fewest is a draw."""
+        """S14/C6/F7: the lowest score (fewest cards, or fewest points) wins; a tie is a draw."""
         leaders = self._leaders()
         if len(leaders) == 1:
             self.outcome = Outcome("won", "blocked", leaders[0], self._places(leaders[0]))
@@ -425,12 +507,13 @@ class Game:
             self.outcome = Outcome("drawn", "blocked", None, self._places(None))
 
     def _places(self, winner: int | None) -> tuple[tuple[int, ...], ...]:
-        """G7: the winner first, the others by fewest cards left; equal counts share a place."""
+        """G7: the winner first, the others by lowest score (fewest cards, or points where the
+        rule set scores blocked games by points); equal scores share a place."""
         others = [s for s in range(self.seats) if s != winner]
-        by_count: dict[int, list[int]] = {}
+        by_score: dict[int, list[int]] = {}
         for s in others:
-            by_count.setdefault(len(self.hands[s]), []).append(s)
-        places = [tuple(by_count[n]) for n in sorted(by_count)]
+            by_score.setdefault(self.score(s), []).append(s)
+        places = [tuple(by_score[n]) for n in sorted(by_score)]
         return ((winner,), *places) if winner is not None else tuple(places)
 
     # -- views ----------------------------------------------------------------------------------

@@ -35,18 +35,29 @@ PLAY_CACHE_SIZE = 200_000  # Play objects are immutable: one per card sequence s
 
 
 def first_card_ok(game: Game, card: int) -> bool:
-    """May ``card`` start a play now (S3, C2)?"""
+    """May ``card`` (an acting card: a joker is checked as the card it names) start a play now
+    (S3, C2, and B3/I2: under a pending skip only a skip card)?"""
     power = game.rules.power_of[card]
+    if game.pending_skip:
+        return power.skip
     if game.pending_kind is not None:
         return game.pending_kind in power.answers
     if power.wild or game.active_suit < 0:
         return True
-    return SUIT_OF[card] == game.active_suit or RANK_OF[card] == RANK_OF[game.discard[-1]]
+    if power.suit_only:
+        return SUIT_OF[card] == game.active_suit
+    return SUIT_OF[card] == game.active_suit or RANK_OF[card] == RANK_OF[game.top_card]
+
+
+def holds_cards(game: Game, play: Play) -> bool:
+    """True when the seat to move holds every card of ``play``, each once (a readable blunder)."""
+    hand = game.hands[game.to_move]
+    return len(set(play.cards)) == len(play.cards) and all(c in hand for c in play.cards)
 
 
 def can_follow(rules: RuleSet, previous: int, card: int, opened: int) -> bool:
     """May ``card`` be laid right after ``previous``, with ``opened`` a bit set of opened suits?"""
-    if rules.sets and RANK_OF[card] == RANK_OF[previous]:
+    if RANK_OF[card] == RANK_OF[previous] and rules.set_ranks >> RANK_OF[card] & 1:
         return True
     return bool(opened >> SUIT_OF[card] & 1)
 
@@ -102,8 +113,9 @@ def play_error(game: Game, play: Play) -> str | None:
         return "a card is laid twice"
     if rules.max_cards is not None and len(cards) > rules.max_cards:
         return f"at most {rules.max_cards} card(s) per play"
-    if game.drawn_card >= 0 and game.drawn_card not in cards:
-        return f"the play must include the drawn card {NAMES[game.drawn_card]}"
+    reason = _drawn_card_error(game, cards)
+    if reason:
+        return reason
     reason = _first_card_error(game, cards[0])
     if reason:
         return reason
@@ -112,17 +124,42 @@ def play_error(game: Game, play: Play) -> str | None:
         return reason
     if _mixes(rules, cards):
         return "red and black jacks never go in one play"
-    return _call_error(rules, play) or _announce_error(play)
+    return _call_error(rules, play) or _finish_error(game, cards) or _announce_error(game, play)
+
+
+def _drawn_card_error(game: Game, cards: Sequence[int]) -> str | None:
+    drawn = game.drawn_card
+    if drawn < 0:
+        return None
+    if game.rules.after_draw == "may-play":
+        if cards[0] != drawn:
+            return f"after drawing, a play must start with the drawn card {NAMES[drawn]}"
+    elif drawn not in cards:
+        return f"the play must include the drawn card {NAMES[drawn]}"
+    return None
+
+
+def _finish_error(game: Game, cards: Sequence[int]) -> str | None:
+    """L7: no emptying the hand on certain cards (a king with two seats)."""
+    rules = game.rules
+    banned = rules.no_finish_two_seats if game.seats == 2 else rules.no_finish
+    if banned and cards[-1] in banned and len(cards) == len(game.hands[game.to_move]):
+        return f"no one may go out on {NAMES[cards[-1]]}" + (" with two seats" if game.seats == 2 else "")
+    return None
 
 
 def _first_card_error(game: Game, card: int) -> str | None:
     if first_card_ok(game, card):
         return None
+    if game.pending_skip:
+        return f"a skip is pending: only a skip card answers it ({NAMES[card]} does not), or pass"
     if game.pending_kind is not None:
         return (f"a {game.pending_kind} penalty of {game.pending_amount} is pending: "
                 f"{NAMES[card]} does not answer it")
     suit = SUITS[game.active_suit]
-    return f"{NAMES[card]} matches neither the active suit {suit} nor the rank of {NAMES[game.discard[-1]]}"
+    if game.rules.power_of[card].suit_only:
+        return f"{NAMES[card]} may be played only on its own suit (the active suit is {suit})"
+    return f"{NAMES[card]} matches neither the active suit {suit} nor the rank of {NAMES[game.top_card]}"
 
 
 def _chain_error(rules: RuleSet, cards: Sequence[int]) -> str | None:
@@ -148,9 +185,15 @@ def _call_error(rules: RuleSet, play: Play) -> str | None:
     return None
 
 
-def _announce_error(play: Play) -> str | None:
-    if play.announce:
+def _announce_error(game: Game, play: Play) -> str | None:
+    """G1: ``!`` only where the rule set has announcements, on a play that leaves one card."""
+    if not play.announce:
+        return None
+    if game.rules.last_card == "off":
         return "this rule set has no last-card announcements"
+    left = len(game.hands[game.to_move]) - len(play.cards)
+    if left != 1:
+        return f"a last-card announcement needs a play that leaves exactly one card (this one leaves {left})"
     return None
 
 
@@ -176,14 +219,18 @@ def legal_plays(game: Game) -> list[Play]:
     rules = game.rules
     hand = game.hands[game.to_move]
     # The openers: the same test as first_card_ok, inlined because this is the hottest loop.
-    if game.pending_kind is not None:
+    if game.pending_skip or not rules.simple:
+        openers = [c for c in hand if first_card_ok(game, c)]
+    elif game.pending_kind is not None:
         answers = rules.answers.get(game.pending_kind, ())
         openers = [c for c in hand if c in answers]
     elif game.active_suit < 0:
         openers = list(hand)
     else:
-        suit, rank, wild = game.active_suit, RANK_OF[game.discard[-1]], rules.wild
+        suit, rank, wild = game.active_suit, RANK_OF[game.top_card], rules.wild
         openers = [c for c in hand if wild[c] or SUIT_OF[c] == suit or RANK_OF[c] == rank]
+    if game.drawn_card >= 0 and rules.after_draw == "may-play":
+        openers = [c for c in openers if c == game.drawn_card]  # F4, W3, L9: it leads the play
     if not openers:
         return []
     if rules.max_cards == 1 or not rules.sets:
@@ -194,7 +241,34 @@ def legal_plays(game: Game) -> list[Play]:
         sequences += _opened_plays(game, hand, openers)
     if game.drawn_card >= 0:
         sequences = [s for s in sequences if game.drawn_card in s]
-    return _with_calls(rules, sequences)
+    if rules.no_finish or rules.no_finish_two_seats:
+        sequences = [s for s in sequences if not _finish_error(game, s)]
+    plays = _with_calls(rules, sequences)
+    if rules.last_card != "off":
+        plays = _with_announcements(plays, len(hand))
+    return plays
+
+
+def _with_announcements(plays: list[Play], held: int) -> list[Play]:
+    """Each play that leaves exactly one card, also with the announcement (W5, L10)."""
+    out = []
+    for play in plays:
+        out.append(play)
+        if len(play.cards) == held - 1:
+            out.append(_announced(play))
+    return out
+
+
+def _announced(play: Play) -> Play:
+    found = _ANNOUNCED.get(play)
+    if found is None:
+        found = Play(play.cards, play.call, play.roles, True)
+        if len(_ANNOUNCED) < PLAY_CACHE_SIZE:
+            _ANNOUNCED[play] = found
+    return found
+
+
+_ANNOUNCED: dict[Play, Play] = {}
 
 
 def _with_calls(rules: RuleSet, sequences: list[list[int]]) -> list[Play]:
@@ -227,6 +301,9 @@ def _set_plays(rules: RuleSet, hand: list[int], openers: list[int]) -> list[list
     opener_set = None
     for opener in openers:
         rank = RANK_OF[opener]
+        if not rules.set_ranks >> rank & 1:
+            sequences.append([opener])  # I3: this rank never makes a set
+            continue
         if done_ranks >> rank & 1:
             continue
         done_ranks |= 1 << rank

@@ -19,76 +19,24 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from arena.cards import RANKS, RED_SUITS, Card, rank_index
-from arena.errors import InvalidCardError, RulesError
+from arena.cards import RANK_OF, RANKS
+from arena.errors import RulesError
+from arena.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
+
+__all__ = ["PLAIN", "Power", "RuleSet", "build_rules", "load_rules", "merge_settings", "preset_names"]
 
 DEFAULT_PRESET = "switch"
-_POWER_KEYS = {
-    "wild": bool, "calls_suit": bool, "opens_suit": bool, "pickup": int, "stack": str,
-    "cancels": str, "cancel_amount": int, "skip": bool, "reverse": bool, "swap": bool,
-    "answers": list,
-}
-
-
-@dataclass(frozen=True)
-class Power:
-    """What one card does when played (all off for a plain card).
-
-    ``pickup``/``stack``: adds ``pickup`` cards to the pending penalty of kind ``stack``.
-    ``cancels``/``cancel_amount``: answers a pending penalty of kind ``cancels``, taking
-    ``cancel_amount`` cards off it (0 = all of it). ``answers``: the penalty kinds this card
-    may be played on (default: its own ``stack`` and ``cancels`` kinds).
-    """
-
-    wild: bool = False
-    calls_suit: bool = False
-    opens_suit: bool = False
-    pickup: int = 0
-    stack: str | None = None
-    cancels: str | None = None
-    cancel_amount: int = 0
-    skip: bool = False
-    reverse: bool = False
-    swap: bool = False
-    answers: tuple[str, ...] = ()
-
-    @property
-    def is_plain(self) -> bool:
-        """True when the card does nothing special."""
-        return self == PLAIN
-
-    def describe(self) -> str:
-        """A short human description, e.g. ``pick up 2 (two)``."""
-        parts = []
-        if self.wild:
-            parts.append("wild")
-        if self.calls_suit:
-            parts.append("names a suit")
-        if self.opens_suit:
-            parts.append("opens its suit")
-        if self.pickup:
-            parts.append(f"pick up {self.pickup} ({self.stack})")
-        if self.cancels:
-            amount = "all" if self.cancel_amount == 0 else str(self.cancel_amount)
-            parts.append(f"cancels {amount} of a {self.cancels} penalty")
-        for flag in ("skip", "reverse", "swap"):
-            if getattr(self, flag):
-                parts.append(flag)
-        if self.answers and set(self.answers) != _default_answers(self):
-            parts.append("answers " + "/".join(self.answers))
-        return ", ".join(parts) or "plain"
-
-
-PLAIN = Power()
-
-
-def _default_answers(power: Power) -> set[str]:
-    return {k for k in (power.stack, power.cancels) if k}
+DEFAULT_POINTS = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}  # F7's table sets A to 20
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    """One exact game: a preset or a user's rule set. Build it with :func:`load_rules`."""
+    """One exact game: a preset or a user's rule set. Build it with :func:`load_rules`.
+
+    The first fields mirror the settings (see the presets' YAML comments for each key); the
+    ones after ``settings`` are tables and flags derived from them for the engine's hot loops,
+    so that a mechanism a rule set does not use costs one flag test at most.
+    """
 
     name: str
     summary: str
@@ -112,6 +60,22 @@ class RuleSet:
     ace_draws: bool
     blocked: str
     decision_cap: int
+    starter_refuses: frozenset[int] = frozenset()
+    starter_calls: bool = True
+    set_ranks: int = 0
+    opener_scope: str = "play"
+    cover: str = "match"
+    runs: bool = False
+    pickup_chain: bool = False
+    two_seat_reverse: str = "turn"
+    last_card: str = "off"
+    last_card_penalty: int = 0
+    illegal_play: str = "reject"
+    blunder_draw: int = 0
+    no_finish: frozenset[int] = frozenset()
+    no_finish_two_seats: frozenset[int] = frozenset()
+    points: tuple[int, ...] = ()
+    match_wins: int | None = None
     settings: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
     power_of: tuple[Power, ...] = field(repr=False, compare=False, default=())
     # Lookup tables derived from power_of, for the engine's hot loops (one entry per card code).
@@ -120,6 +84,12 @@ class RuleSet:
     has_effect: tuple[bool, ...] = field(repr=False, compare=False, default=())
     answers: dict[str, frozenset[int]] = field(repr=False, compare=False, default_factory=dict)
     any_opener: bool = field(repr=False, compare=False, default=False)
+    # True when plays chain only by sets and suit openers, as in switch and crazy-eights
+    # (no runs, pickup chains, covers, suit-bound cards or jokers): the original fast paths.
+    simple: bool = field(repr=False, compare=False, default=True)
+    any_suit_only: bool = field(repr=False, compare=False, default=False)
+    any_cover: bool = field(repr=False, compare=False, default=False)
+    kind_bits: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
     play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.moves
 
     def hand_size_for(self, seats: int) -> int:
@@ -136,6 +106,14 @@ class RuleSet:
     def deck_size(self) -> int:
         """Cards in the deck (52 plus jokers)."""
         return 52 + self.jokers
+
+    def set_rank_ok(self, rank: int) -> bool:
+        """May a later card of a play repeat the previous card's ``rank`` (a set)?"""
+        return bool(self.set_ranks >> rank & 1)
+
+    def penalty_kinds(self) -> set[str]:
+        """The kinds of penalty some card of the deck starts."""
+        return {p.stack for p in self.power_of[: self.deck_size()] if p.stack}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -227,7 +205,8 @@ class _Reader:
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
             raise self.fail(key, f"expected {expect or 'an integer'}, got {value!r}")
         if kind is not int and not isinstance(value, kind):
-            raise self.fail(key, f"expected {expect or kind.__name__}, got {value!r}")
+            names = " or ".join(k.__name__ for k in kind) if isinstance(kind, tuple) else kind.__name__
+            raise self.fail(key, f"expected {expect or names}, got {value!r}")
         if check is not None and not check(value):
             raise self.fail(key, f"expected {expect}, got {value!r}")
         return value
@@ -248,50 +227,137 @@ def build_rules(raw: dict[str, Any], source: str) -> RuleSet:
     """Validate a raw settings mapping into a :class:`RuleSet`."""
     settings = copy.deepcopy(raw)
     top = _Reader(raw, source)
-    name = top.take("name", str, Path(source).stem)
-    summary = top.take("summary", str, "")
-    seats = top.sub("seats")
-    seats_min = seats.take("min", int, 2, lambda v: v >= 2, "an integer >= 2")
-    seats_max = seats.take("max", int, 6, lambda v: v >= seats_min, f"an integer >= {seats_min}")
-    seats_default = seats.take("default", int, min(4, seats_max),
-                               lambda v: seats_min <= v <= seats_max, f"{seats_min}..{seats_max}")
+    values: dict[str, Any] = {"name": top.take("name", str, Path(source).stem),
+                              "summary": top.take("summary", str, "")}
+    values.update(_seats(top.sub("seats")))
+    powers = _powers(top.sub("powers"))
+    power_of = power_table(powers)
+    values["powers"] = tuple((s, p) for s, p, _ in powers)
+    values.update(_deal(top.sub("deal"), power_of))
+    values.update(_play(top.sub("play")))
+    values.update(_drawing(top.sub("drawing")))
+    values.update(_last_card(top.sub("last_card")))
+    values.update(_illegal_play(top.sub("illegal_play")))
+    values.update(_finish(top.sub("finish")))
+    values["blocked"] = top.choice("blocked", ("fewest-cards", "lowest-points"), "fewest-cards")
+    values["points"] = _points(top.sub("points"), values["blocked"])
+    values["match_wins"] = _match(top.sub("match"))
+    values["decision_cap"] = top.take("decision_cap", int, 5000, lambda v: v >= 10, "an integer >= 10")
+    top.done()
+    rules = RuleSet(**values, settings=settings, **_tables(power_of, values))
+    _check_playable(rules, source)
+    return rules
+
+
+def _seats(seats: _Reader) -> dict[str, Any]:
+    low = seats.take("min", int, 2, lambda v: v >= 2, "an integer >= 2")
+    high = seats.take("max", int, 6, lambda v: v >= low, f"an integer >= {low}")
+    default = seats.take("default", int, min(4, high), lambda v: low <= v <= high, f"{low}..{high}")
     seats.done()
-    deal = top.sub("deal")
+    return {"seats_min": low, "seats_max": high, "seats_default": default}
+
+
+def _deal(deal: _Reader, power_of: tuple[Power, ...]) -> dict[str, Any]:
     hand_size, by_seats = _hand_size(deal)
     jokers = deal.take("jokers", int, 0, lambda v: 0 <= v <= 2, "0, 1 or 2")
     starter = deal.choice("starter", ("any", "redeal", "push-back"), "any")
+    refused = deal.take("starter_refuses", (str, list), "powers")
+    if refused == "powers":  # every card with a power, jokers included (W1, I1, L1, S1)
+        refuses = frozenset(c for c in range(52 + jokers) if c >= 52 or not power_of[c].is_plain)
+    elif isinstance(refused, list):
+        refuses = frozenset(c for sel in refused for c in _selector(deal, "starter_refuses", sel)
+                            if c < 52 + jokers)
+    else:
+        raise deal.fail("starter_refuses", f"expected 'powers' or a list of card selectors, got {refused!r}")
+    calls = deal.take("starter_calls", bool, True)
     deal.done()
-    powers = _powers(top.sub("powers"))
-    play = top.sub("play")
+    return {"hand_size": hand_size, "hand_size_by_seats": by_seats, "jokers": jokers,
+            "starter": starter, "starter_refuses": refuses if starter != "any" else frozenset(),
+            "starter_calls": calls}
+
+
+def _play(play: _Reader) -> dict[str, Any]:
     max_cards = play.take("max_cards", int, None, lambda v: v >= 1, "an integer >= 1 or null")
-    sets = play.take("sets", bool, True)
-    inert = play.take("inert_after_opener", bool, False)
-    never = tuple(frozenset(_selector(play, "never_together", s)) for s in
-                  play.take("never_together", list, []))
-    skips = play.choice("skips", ("once", "each"), "each")
+    sets = play.take("sets", (bool, list), True)
+    if isinstance(sets, list):
+        set_ranks = 0
+        for rank in sets:
+            set_ranks |= 1 << RANK_OF[_selector(play, "sets", rank)[0]]
+    else:
+        set_ranks = (1 << 13) - 1 if sets else 0
+    values = {
+        "max_cards": max_cards, "sets": bool(set_ranks), "set_ranks": set_ranks,
+        "inert_after_opener": play.take("inert_after_opener", bool, False),
+        "never_together": tuple(frozenset(_selector(play, "never_together", s))
+                                for s in play.take("never_together", list, [])),
+        "skips": play.choice("skips", ("once", "each", "pending"), "each"),
+        "opener_scope": play.choice("opener_scope", ("play", "latest"), "play"),
+        "cover": play.choice("cover", ("match", "any"), "match"),
+        "runs": play.take("runs", bool, False),
+        "pickup_chain": play.take("pickup_chain", bool, False),
+        "two_seat_reverse": play.choice("two_seat_reverse", ("turn", "again"), "turn"),
+    }
     play.done()
-    drawing = top.sub("drawing")
-    draw_when = drawing.choice("when", ("stuck",), "stuck")
-    per_turn = drawing.take("per_turn", int, 1, lambda v: v >= 1, "an integer >= 1")
-    after_draw = drawing.choice("after_draw", ("end", "must-play"), "end")
-    recycles = drawing.take("recycles", int, None, lambda v: v >= 0, "an integer >= 0 or null (unlimited)")
+    return values
+
+
+def _drawing(drawing: _Reader) -> dict[str, Any]:
+    values = {
+        "draw_when": drawing.choice("when", ("stuck", "any"), "stuck"),
+        "draws_per_turn": drawing.take("per_turn", int, 1, lambda v: v >= 1, "an integer >= 1"),
+        "after_draw": drawing.choice("after_draw", ("end", "must-play", "may-play"), "end"),
+        "recycles": drawing.take("recycles", int, None, lambda v: v >= 0,
+                                 "an integer >= 0 or null (unlimited)"),
+    }
     drawing.done()
-    finish = top.sub("finish")
+    return values
+
+
+def _last_card(reader: _Reader) -> dict[str, Any]:
+    if reader.data.get("rule") is False:  # YAML reads a bare `off` as false
+        reader.data["rule"] = "off"
+    rule = reader.choice("rule", ("off", "must", "may"), "off")
+    penalty = reader.take("penalty", int, 2 if rule == "must" else 0, lambda v: v >= 0, "an integer >= 0")
+    reader.done()
+    if rule == "must" and penalty == 0:
+        raise reader.fail("penalty", "a 'must' announcement needs a penalty >= 1")
+    return {"last_card": rule, "last_card_penalty": penalty if rule == "must" else 0}
+
+
+def _illegal_play(reader: _Reader) -> dict[str, Any]:
+    kind = reader.choice("kind", ("reject", "blunder"), "reject")
+    draw = reader.take("draw", int, 2 if kind == "blunder" else 0, lambda v: v >= 1, "an integer >= 1")
+    reader.done()
+    return {"illegal_play": kind, "blunder_draw": draw if kind == "blunder" else 0}
+
+
+def _finish(finish: _Reader) -> dict[str, Any]:
     ace_draws = finish.take("ace_draws", bool, False)
+    never = frozenset(c for s in finish.take("never_on", list, []) for c in _selector(finish, "never_on", s))
+    two = frozenset(c for s in finish.take("never_on_two_seats", list, [])
+                    for c in _selector(finish, "never_on_two_seats", s))
     finish.done()
-    blocked = top.choice("blocked", ("fewest-cards",), "fewest-cards")
-    cap = top.take("decision_cap", int, 5000, lambda v: v >= 10, "an integer >= 10")
-    top.done()
-    rules = RuleSet(
-        name=name, summary=summary, seats_min=seats_min, seats_max=seats_max,
-        seats_default=seats_default, hand_size=hand_size, hand_size_by_seats=by_seats,
-        jokers=jokers, starter=starter, powers=tuple((s, p) for s, p, _ in powers), max_cards=max_cards, sets=sets,
-        inert_after_opener=inert, never_together=never, skips=skips, draw_when=draw_when,
-        draws_per_turn=per_turn, after_draw=after_draw, recycles=recycles, ace_draws=ace_draws,
-        blocked=blocked, decision_cap=cap, settings=settings, **_tables(_power_table(powers, jokers)),
-    )
-    _check_playable(rules, source)
-    return rules
+    return {"ace_draws": ace_draws, "no_finish": never, "no_finish_two_seats": two | never}
+
+
+def _points(reader: _Reader, blocked: str) -> tuple[int, ...]:
+    """Points per card for a point-scored blocked game (F7): others count their number."""
+    table = [RANK_OF[c] + 1 if c < 52 else 0 for c in range(54)]
+    for rank, value in DEFAULT_POINTS.items():
+        for code in _selector(reader, rank, rank):
+            table[code] = value
+    for key in list(reader.data):
+        value = reader.take(key, int, check=lambda v: v >= 0, expect="an integer >= 0")
+        for code in _selector(reader, str(key), key):
+            table[code] = value
+    reader.done()
+    return tuple(table) if blocked == "lowest-points" else ()
+
+
+def _match(reader: _Reader) -> int | None:
+    wins = reader.take("wins", int, None, lambda v: v >= 1, "an integer >= 1 (hands to win) or null")
+    reader.done()
+    return wins
 
 
 def _hand_size(deal: _Reader) -> tuple[int, dict[int, int]]:
@@ -310,28 +376,8 @@ def _hand_size(deal: _Reader) -> tuple[int, dict[int, int]]:
 
 
 def _selector(reader: _Reader, key: str, text: object) -> list[int]:
-    """The card codes a power selector names: ``A``, ``10``, ``black J``, ``red J``, ``KH``."""
-    words = str(text).split()
-    colour = None
-    if len(words) == 2 and words[0] in ("black", "red"):
-        colour, words = words[0], words[1:]
-    if len(words) != 1:
-        raise reader.fail(key, f"cannot read card selector {text!r}")
-    word = words[0]
-    try:
-        rank = rank_index(word)
-        codes = [Card.of(rank, suit) for suit in range(4)]
-    except InvalidCardError:
-        if colour:
-            raise reader.fail(key, f"cannot read card selector {text!r}") from None
-        try:
-            codes = [Card.parse(word)]
-        except InvalidCardError:
-            raise reader.fail(key, f"no such card or rank {text!r}") from None
-    if colour:
-        red = colour == "red"
-        codes = [c for c in codes if (c.suit in RED_SUITS) == red]
-    return codes
+    """The card codes a selector names (see :func:`arena.powers.selector_codes`)."""
+    return selector_codes(text, lambda message: reader.fail(key, message))
 
 
 def _powers(reader: _Reader) -> list[tuple[str, Power, list[int]]]:
@@ -339,42 +385,24 @@ def _powers(reader: _Reader) -> list[tuple[str, Power, list[int]]]:
     for selector in list(reader.data):
         body = _Reader(reader.data.pop(selector) or {}, reader.source, f"{reader.prefix}{selector}.")
         values: dict[str, Any] = {}
-        for key, kind in _POWER_KEYS.items():
+        for key, kind in POWER_KEYS.items():
             value = body.take(key, kind, None)
             if value is not None:
                 values[key] = tuple(value) if kind is list else value
         body.done()
-        power = Power(**values)
-        _check_power(body, power)
-        if not power.answers:
-            power = Power(**{**values, "answers": tuple(sorted(_default_answers(power)))})
-        entries.append((str(selector), power, _selector(reader, str(selector), selector)))
+        codes = _selector(reader, str(selector), selector)
+        if any(c >= 52 for c in codes):
+            raise reader.fail(str(selector), "a joker has no power of its own: it acts as the card it names")
+        entries.append((str(selector), parse_power(values, body.fail), codes))
     return entries
 
 
-def _check_power(body: _Reader, power: Power) -> None:
-    if power.pickup < 0:
-        raise body.fail("pickup", "expected an integer >= 0")
-    if bool(power.pickup) != bool(power.stack):
-        raise body.fail("stack" if power.pickup else "pickup", "'pickup' and 'stack' go together")
-    if power.cancel_amount < 0:
-        raise body.fail("cancel_amount", "expected an integer >= 0 (0 = the whole penalty)")
-    if power.cancel_amount and not power.cancels:
-        raise body.fail("cancel_amount", "needs 'cancels'")
-    if power.calls_suit and (power.pickup or power.skip or power.swap):
-        raise body.fail("calls_suit", "a suit-calling card cannot also carry a penalty, skip or swap")
-
-
-def _power_table(entries: list[tuple[str, Power, list[int]]], jokers: int) -> tuple[Power, ...]:
-    table = [PLAIN] * 54
-    for _, power, codes in entries:
-        for code in codes:
-            table[code] = power
-    return tuple(table)
-
-
-def _tables(power_of: tuple[Power, ...]) -> dict[str, Any]:
-    kinds = {k for p in power_of for k in p.answers}
+def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, Any]:
+    kinds = sorted({k for p in power_of for k in p.answers} | {p.stack for p in power_of if p.stack})
+    any_suit_only = any(p.suit_only for p in power_of)
+    any_cover = any(p.must_cover for p in power_of)
+    simple = not (values["runs"] or values["pickup_chain"] or any_cover or any_suit_only
+                  or values["jokers"] or values["opener_scope"] != "play")
     return {
         "power_of": power_of,
         "wild": tuple(p.wild for p in power_of),
@@ -382,29 +410,55 @@ def _tables(power_of: tuple[Power, ...]) -> dict[str, Any]:
         "has_effect": tuple(bool(p.pickup or p.cancels or p.skip or p.reverse or p.swap) for p in power_of),
         "answers": {k: frozenset(c for c, p in enumerate(power_of) if k in p.answers) for k in kinds},
         "any_opener": any(p.opens_suit for p in power_of),
+        "simple": simple, "any_suit_only": any_suit_only, "any_cover": any_cover,
+        "kind_bits": {k: 1 << i for i, k in enumerate(kinds)},
     }
 
 
 def _check_playable(rules: RuleSet, source: str) -> None:
     """Refuse combinations the engine cannot play exactly, naming the key."""
+    def refuse(key: str, message: str) -> RulesError:
+        return RulesError(f"{source}: key '{key}': {message}")
+
     for seats in range(rules.seats_min, rules.seats_max + 1):
         dealt = rules.hand_size_for(seats) * seats
         if dealt + 1 > rules.deck_size():
-            raise RulesError(
-                f"{source}: key 'deal.hand_size': {rules.hand_size_for(seats)} cards for {seats} seats "
-                f"needs {dealt + 1} cards with the starter, the deck holds {rules.deck_size()}"
-            )
-    if rules.jokers:
-        raise RulesError(f"{source}: key 'deal.jokers': jokers are not supported by this engine yet")
-    kinds = {p.stack for p in rules.power_of if p.stack}
+            raise refuse("deal.hand_size", f"{rules.hand_size_for(seats)} cards for {seats} seats "
+                         f"needs {dealt + 1} cards with the starter, the deck holds {rules.deck_size()}")
+    kinds = rules.penalty_kinds()
     for selector, power in rules.powers:
         for kind in power.answers:
             if kind not in kinds:
-                raise RulesError(f"{source}: key 'powers.{selector}.answers': no card starts a '{kind}' penalty")
-        if power.cancels and power.cancels not in kinds:
-            raise RulesError(f"{source}: key 'powers.{selector}.cancels': no card starts a '{power.cancels}' penalty")
-    if rules.starter != "any" and all(not p.is_plain for p in rules.power_of[:52]):
-        raise RulesError(f"{source}: key 'deal.starter': every card has a power, no starter can be plain")
+                raise refuse(f"powers.{selector}.answers", f"no card starts a '{kind}' penalty")
+        for key in ("cancels", "cancel_needs"):
+            kind = getattr(power, key)
+            if kind and kind not in kinds:
+                raise refuse(f"powers.{selector}.{key}", f"no card starts a '{kind}' penalty")
+    if rules.starter != "any" and len(rules.starter_refuses) >= rules.deck_size() - 1:
+        raise refuse("deal.starter_refuses", "every card is refused as a starter")
+    _check_combinations(rules, refuse)
+
+
+def _check_combinations(rules: RuleSet, refuse: Callable[[str, str], RulesError]) -> None:
+    """Settings that contradict each other or that the engine cannot play exactly together."""
+    if rules.skips == "pending" and not any(p.skip for p in rules.power_of):
+        raise refuse("play.skips", "'pending' needs a card with the 'skip' power")
+    if rules.after_draw == "must-play" and rules.draw_when == "any":
+        raise refuse("drawing.after_draw", "'must-play' (C4) needs drawing.when 'stuck'")
+    if rules.after_draw == "may-play" and rules.draws_per_turn != 1:
+        raise refuse("drawing.per_turn", "'may-play' draws one card: per_turn must be 1")
+    if rules.max_cards == 1 and (rules.runs or rules.pickup_chain or rules.any_cover):
+        raise refuse("play.max_cards", "one card per play cannot hold runs, pickup chains or covers")
+    if rules.any_cover and rules.inert_after_opener:
+        raise refuse("play.inert_after_opener", "cannot be combined with a card that must be covered")
+    if rules.jokers and rules.any_opener:
+        raise refuse("deal.jokers", "jokers cannot be combined with suit-opening cards (7-flushes)")
+    if rules.last_card != "off" and rules.ace_draws:
+        raise refuse("last_card.rule", "cannot be combined with finish.ace_draws")
+    if rules.jokers and not set(range(52, 52 + rules.jokers)) <= rules.starter_refuses:
+        raise refuse("deal.starter_refuses", "a joker cannot start the pile: refuse jokers as starters")
+    if rules.illegal_play == "blunder" and rules.after_draw == "must-play":
+        raise refuse("illegal_play.kind", "blunders cannot be combined with drawing.after_draw 'must-play'")
 
 
 def rank_name(rank: int) -> str:

@@ -67,3 +67,14 @@ def random_positions(rules: RuleSet, seeds: range, max_decisions: int = 400,
 def play_text(play: Play) -> str:
     """The notation of a play (for readable assertion messages)."""
     return str(play)
+
+
+def legal(game: Game, text: str) -> bool:
+    """Does ``check`` accept the action (as a legal action, not as a B4 blunder)?"""
+    from arena.errors import IllegalActionError
+
+    try:
+        game.check(text)
+    except IllegalActionError:
+        return False
+    return game.blunder_reason(text) is None

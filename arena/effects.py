@@ -1,0 +1,72 @@
+"""What a play does to the table once its cards are down (RULINGS G3, S7, S8, B3, I2, L3, L5).
+
+Penalties first (they decide whether the player draws a remainder at once, G3a), then, when the
+hand is not empty, the table effects in laid order (G3c). Both read the acting cards (a joker
+acts as the card it names) and the rule set's power tables.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from arena.game import Game
+
+
+def apply_penalties(game: Game, live: Sequence[int]) -> bool:
+    """Add pickups and take off cancels in laid order; True when a cancelling card answered.
+
+    A pickup on a penalty of another kind carries the total over and the penalty takes the new
+    card's kind (B3: a black jack on a 2-penalty; I2: the 2 of hearts on the king of hearts).
+    """
+    cancelled = False
+    rules = game.rules
+    power_of = rules.power_of
+    for card in live:
+        power = power_of[card]
+        if power.pickup:
+            game.pending_kind = power.stack
+            game.pending_amount += power.pickup
+            game.pending_mix |= rules.kind_bits[power.stack]
+        elif power.cancels and game.pending_kind == power.cancels and _may_cancel(game, power.cancel_needs):
+            cancelled = True
+            cut = power.cancel_amount or game.pending_amount
+            game.pending_amount = max(0, game.pending_amount - cut)
+    return cancelled
+
+
+def _may_cancel(game: Game, needs: str | None) -> bool:
+    """L3: a cancel with ``cancel_needs`` acts only on a stack holding a card of that kind."""
+    return needs is None or bool(game.pending_mix & game.rules.kind_bits[needs])
+
+
+def apply_table_effects(game: Game, seat: int, live: Sequence[int]) -> int:
+    """Skips, reverses and swaps in laid order (G3c); returns the number of seats skipped.
+
+    With ``skips: pending`` a skip card leaves a skip pending for the next seat instead (B3's 8,
+    I2's 7). With two seats and ``two_seat_reverse: again`` a reverse also lets the player go
+    again (F5, L5, I2); with two seats any number of skips means "go again" once (S15, L5).
+    """
+    rules = game.rules
+    skips = 0
+    power_of = rules.power_of
+    again = game.seats == 2 and rules.two_seat_reverse == "again"
+    for card in live:
+        power = power_of[card]
+        if power.skip:
+            skips += 1
+        if power.reverse:
+            game.direction = -game.direction
+            skips += again
+        if power.swap:
+            partner = (seat + game.direction) % game.seats
+            game.hands[seat], game.hands[partner] = game.hands[partner], game.hands[seat]
+    if rules.skips == "pending":
+        if any(power_of[c].skip for c in live):
+            game.pending_skip = True
+        skips = sum(power_of[c].reverse for c in live) if again else 0
+    elif rules.skips == "once":
+        skips = min(skips, 1)
+    if game.seats == 2:
+        skips = min(skips, 1)
+    return skips
