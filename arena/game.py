@@ -203,7 +203,8 @@ class Game:
         if self.pending_kind is None:
             return None
         mix = self.pending_mix
-        if mix & (mix - 1):  # a mixed stack (L3): say which kinds it holds
+        if mix & (mix - 1) and any(p.cancel_needs for p in self.rules.power_of):
+            # a mixed stack where a cancel depends on its make-up (L3): say which kinds it holds
             holds = tuple(k for k, bit in self.rules.kind_bits.items() if mix & bit)
             return Pending(self.pending_kind, self.pending_amount, holds)
         return Pending(self.pending_kind, self.pending_amount)
@@ -543,7 +544,15 @@ class Game:
             "recycles_left": self.recycles_left,
             "decisions": self.decisions,
             "places": [list(p) for p in outcome.places] if outcome else None,
+            **self._extra_json(),
         }
+
+    def _extra_json(self) -> dict:
+        """Keys added (NOTATION.md: extend only by adding) for mechanisms the rule set uses."""
+        extra: dict = {}
+        if self.rules.skips == "pending":
+            extra["pending_skip"] = self.pending_skip
+        return extra
 
     def all_cards(self) -> list[int]:
         """Every card in play, wherever it is (for invariant checks)."""

@@ -18,7 +18,7 @@ from arena.rules import RuleSet, load_rules
 from arena.yamlfile import load_yaml
 
 POSITION_KEYS = ("rules", "seed", "seats", "hands", "top", "discard", "stock", "to_move",
-                 "direction", "active_suit", "pending", "recycles_left", "moves")
+                 "direction", "active_suit", "pending", "recycles_left", "moves", "pending_skip")
 
 
 @dataclass
@@ -166,6 +166,17 @@ def _apply_table_keys(fields: _Fields, game: Game) -> None:
         _apply_pending(fields, game, raw["pending"])
     if "recycles_left" in raw:
         game.recycles_left = _recycles(fields, raw["recycles_left"])
+    if "pending_skip" in raw:
+        _apply_pending_skip(fields, game, raw["pending_skip"])
+
+
+def _apply_pending_skip(fields: _Fields, game: Game, value: Any) -> None:
+    """B3, I2: a skip waiting for the seat to move (only where the rule set keeps skips pending)."""
+    if not isinstance(value, bool):
+        raise fields.fail("pending_skip", f"expected true or false, got {value!r}")
+    if value and game.rules.skips != "pending":
+        raise fields.fail("pending_skip", f"rules '{game.rules.name}' do not keep skips pending")
+    game.pending_skip = value
 
 
 def _apply_pending(fields: _Fields, game: Game, value: Any) -> None:

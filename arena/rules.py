@@ -244,6 +244,7 @@ def build_rules(raw: dict[str, Any], source: str) -> RuleSet:
     values["match_wins"] = _match(top.sub("match"))
     values["decision_cap"] = top.take("decision_cap", int, 5000, lambda v: v >= 10, "an integer >= 10")
     top.done()
+    _refuse_unplayed(values, power_of, source)
     rules = RuleSet(**values, settings=settings, **_tables(power_of, values))
     _check_playable(rules, source)
     return rules
@@ -415,6 +416,15 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
     }
 
 
+def _refuse_unplayed(values: dict[str, Any], power_of: tuple[Power, ...], source: str) -> None:
+    """Mechanisms of the vocabulary that the engine does not play yet are refused, never stubbed."""
+    for key, on in (("play.runs", values["runs"]), ("play.pickup_chain", values["pickup_chain"]),
+                    ("play.opener_scope", values["opener_scope"] != "play"),
+                    ("powers.must_cover", any(p.must_cover for p in power_of))):
+        if on:
+            raise RulesError(f"{source}: key '{key}': not played by this engine yet (RULINGS B2, L2)")
+
+
 def _check_playable(rules: RuleSet, source: str) -> None:
     """Refuse combinations the engine cannot play exactly, naming the key."""
     def refuse(key: str, message: str) -> RulesError:
@@ -451,8 +461,8 @@ def _check_combinations(rules: RuleSet, refuse: Callable[[str, str], RulesError]
         raise refuse("play.max_cards", "one card per play cannot hold runs, pickup chains or covers")
     if rules.any_cover and rules.inert_after_opener:
         raise refuse("play.inert_after_opener", "cannot be combined with a card that must be covered")
-    if rules.jokers and rules.any_opener:
-        raise refuse("deal.jokers", "jokers cannot be combined with suit-opening cards (7-flushes)")
+    if rules.jokers:
+        raise refuse("deal.jokers", "jokers (L8) are not played by this engine yet")
     if rules.last_card != "off" and rules.ace_draws:
         raise refuse("last_card.rule", "cannot be combined with finish.ace_draws")
     if rules.jokers and not set(range(52, 52 + rules.jokers)) <= rules.starter_refuses:
