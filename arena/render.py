@@ -64,18 +64,40 @@ def _rule_rows(rules: RuleSet) -> list[tuple[str, str]]:
         ("seats", f"{rules.seats_min}-{rules.seats_max}, default {rules.seats_default}"),
         ("hand size", f"{rules.hand_size}" + (f" ({by_seats})" if by_seats else "")),
         ("deck", f"{rules.deck_size()} cards"),
-        ("starter", {"any": "any card", "redeal": "plain only (new deal otherwise)",
-                     "push-back": "plain only (pushed back into the stock)"}[rules.starter]),
+        ("starter", _starter_text(rules)),
         ("cards per play", "any" if rules.max_cards is None else str(rules.max_cards)),
-        ("sets (same rank)", "yes" if rules.sets else "no"),
+        ("sets (same rank)", _sets_text(rules)),
         ("inert after opener", "yes" if rules.inert_after_opener else "no"),
-        ("skips", "one per play" if rules.skips == "once" else "one per card"),
-        ("drawing", f"when stuck, {rules.draws_per_turn} per turn, then {rules.after_draw}"),
+        ("skips", {"once": "one per play", "each": "one per card",
+                   "pending": "left pending: answer with a skip card or pass"}[rules.skips]),
+        ("reverse with two seats", "go again" if rules.two_seat_reverse == "again" else "turns the play"),
+        ("drawing", f"{'by choice' if rules.draw_when == 'any' else 'when stuck'}, "
+                    f"{rules.draws_per_turn} per turn, then {rules.after_draw}"),
         ("recycles", recycles),
+        ("last card", rules.last_card if rules.last_card != "must"
+         else f"must announce (!), else draw {rules.last_card_penalty}"),
+        ("illegal play", "rejected" if rules.illegal_play == "reject" else f"blunder: draw {rules.blunder_draw}"),
         ("finishing on a suit call", "draws a card" if rules.ace_draws else "wins"),
         ("blocked game", rules.blocked),
+        ("match", f"first to {rules.match_wins} hand wins" if rules.match_wins else "one hand"),
         ("decision cap", str(rules.decision_cap)),
     ]
+
+
+def _starter_text(rules: RuleSet) -> str:
+    if rules.starter == "any":
+        return "any card" + ("" if rules.starter_calls else " (its power never applies)")
+    refused = " ".join(sorted({NAMES[c][0] for c in rules.starter_refuses}, key="A23456789TJQKX".index))
+    how = "new deal" if rules.starter == "redeal" else "pushed back into the stock"
+    return f"refuses {refused} ({how})"
+
+
+def _sets_text(rules: RuleSet) -> str:
+    if rules.set_ranks == (1 << 13) - 1:
+        return "yes"
+    if not rules.set_ranks:
+        return "no"
+    return "only " + " ".join(r for i, r in enumerate("A23456789TJQK") if rules.set_ranks >> i & 1)
 
 
 def render_position(console: Console, game: Game) -> None:

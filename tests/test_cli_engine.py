@@ -168,9 +168,55 @@ def test_rules_of_a_user_file_built_on_a_preset(tmp_path: Path) -> None:
     ("base: switch\ndeal: {hand_size: 20}\n", ["deal.hand_size", "deck holds 52"]),
     ("base: switch\nseats: {min: 2, max: 3, default: 9}\n", ["seats.default"]),
     ("base: switch\npowers: {\"2\": {pickup: -1, stack: two}}\n", ["pickup"]),
+    ("base: switch\npowers: {\"2\": {answers: [queen]}}\n", ["powers.2.answers", "queen"]),
+    ("base: switch\nplay: {skips: pending}\npowers: {\"8\": {}}\n", ["play.skips"]),
+    ("base: irish\ndeal: {jokers: 2}\n", ["deal.jokers"]),
+    ("base: switch\nplay: {runs: true}\n", ["play.runs", "not played"]),
+    ("base: crazy-eights\ndrawing: {when: any}\n", ["drawing.after_draw", "must-play"]),
+    ("base: switch-classic\nmatch: {wins: 0}\n", ["match.wins"]),
+    ("base: switch-classic\ndeal: {starter_refuses: [A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K]}\n",
+     ["deal.starter_refuses", "every card"]),
 ])
 def test_bad_rule_sets_give_one_line_and_exit_1(tmp_path: Path, text: str, fragments: list[str]) -> None:
     assert_one_line_error(invoke("rules", str(write(tmp_path, text, "custom.yaml"))), *fragments)
+
+
+SHIPPED_CUSTOM = Path(__file__).parent.parent / "tournaments"
+
+
+@pytest.mark.parametrize("name,fragments", [
+    ("switch-no-flush.yaml", ["switch-no-flush", "7", "plain", "2-6, default 4"]),
+    ("crazy-eights-unlimited.yaml", ["crazy-eights-unlimited", "52 per turn", "must-play"]),
+])
+def test_rules_shows_the_shipped_custom_rule_sets(name: str, fragments: list[str]) -> None:
+    """Issue 5 point 3: the two examples in tournaments/ load on their base preset and show."""
+    result = invoke("rules", str(SHIPPED_CUSTOM / name))
+    assert result.exit_code == 0, result.output
+    for fragment in fragments:
+        assert fragment in result.output
+
+
+@pytest.mark.parametrize("name", ["two-four-jacks", "switch-classic", "irish"])
+def test_rules_shows_each_new_preset(name: str) -> None:
+    """Every preset shows its settings; the new mechanisms have rows of their own."""
+    result = invoke("rules", name)
+    assert result.exit_code == 0, result.output
+    for fragment in ("last card", "match", "starter"):
+        assert fragment in result.output
+
+
+@pytest.mark.parametrize("name", ["two-four-jacks", "switch-classic", "irish"])
+def test_replay_and_bench_work_for_each_new_preset(tmp_path: Path, name: str) -> None:
+    """Issue 5 point 4: a dealt replay prints NOTATION's JSON (plus only added keys) and bench runs."""
+    result = invoke("replay", str(write(tmp_path, f"rules: {name}\nseed: 3\nmoves: []\n")), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) >= {"rules", "status", "hands", "stock", "discard", "pending", "places"}
+    assert set(data) - {"rules", "status", "winner", "reason", "to_move", "direction", "top", "active_suit",
+                        "pending", "hands", "stock", "discard", "recycles_left", "decisions",
+                        "places"} <= {"pending_skip"}
+    bench = invoke("bench", "--rules", name, "--games", "20", "--json")
+    assert bench.exit_code == 0 and json.loads(bench.output)["games"] == 20
 
 
 def test_unknown_preset_name() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -32,10 +33,14 @@ def choose(rng: random.Random, legal: list):
     return rng.choice(legal)
 
 
+CUSTOM = [str(Path(__file__).parent.parent / "tournaments" / f)
+          for f in ("switch-no-flush.yaml", "crazy-eights-unlimited.yaml")]
+
+
 def cases() -> list[tuple[str, int]]:
-    """Every preset with every seat count it allows."""
+    """Every preset (and the shipped custom rule sets) with every seat count it allows."""
     out = []
-    for name in preset_names():
+    for name in preset_names() + CUSTOM:
         rules = load_rules(name)
         out += [(name, seats) for seats in range(rules.seats_min, rules.seats_max + 1)]
     return out
