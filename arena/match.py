@@ -5,7 +5,8 @@ match of one hand, so a referee can always play a ``Match``. Every hand is an or
 :class:`~arena.game.Game` (a position file and ``arena replay`` are always one hand).
 
 * **Seeds.** Hand ``i`` is dealt from :func:`hand_seed` ``(seed, i)``, a deterministic function of
-  the match seed and the hand's index, so a match replays from its seed alone.
+  the match seed and the hand's index (the first hand: the seed itself), so a match replays from
+  its seed alone.
 * **Lead.** The first hand is led by seat 0 (the dealer is the last seat); the deal, and so the
   lead, moves one seat on each hand: hand ``i`` is led by seat ``i % seats``.
 * **End.** The match is won by the first seat to win ``wins`` hands. A drawn hand (a blocked tie or
@@ -31,7 +32,13 @@ HANDS_CAP_PER_WIN = 4  # a match ends drawn after 4 x wins x seats hands without
 
 
 def hand_seed(seed: int, index: int) -> int:
-    """The deal seed of hand ``index`` (0-based) of the match played from ``seed``."""
+    """The deal seed of hand ``index`` (0-based) of the match played from ``seed``.
+
+    The first hand is dealt from the match seed itself, so a one-hand match is exactly the
+    game ``Game.new(rules, seats, seed)`` (stored single games replay from their seed alone).
+    """
+    if index == 0:
+        return seed
     digest = hashlib.sha256(f"arena-match:{seed}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 

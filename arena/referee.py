@@ -6,6 +6,8 @@ observation. Forced actions (RULINGS G2: exactly one legal action, a draw or a p
 without asking the bot. A bot that faults (``TIMEOUT``, ``CRASH``, ``MEMORY``, ``INVALID``,
 ``ILLEGAL``, ``INIT_FAIL``) is placed last in that game and its seat is played on by a seeded
 fallback policy (uniform among legal actions), so the other seats' game finishes normally.
+A rule set played as a match of several hands (RULINGS F2) is one game for the tournament:
+the referee plays its hands in turn, each a start/end pair of messages for the bots.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Protocol
 from arena.actions import Play
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.game import Game
+from arena.match import Match
 from arena.observation import wire_observation
 from arena.rules import RuleSet
 from arena.sandbox.faults import BotFault, FaultCode
@@ -61,7 +64,8 @@ class GameResult:
     duration_s: float
     moves: tuple[str, ...]
     faults: tuple[SeatFault, ...] = ()
-    game: Game | None = field(default=None, repr=False)
+    game: Game | None = field(default=None, repr=False)  # the last hand played
+    hands: tuple[dict, ...] = ()  # every hand of a match (HandRecord.to_json()); () for one hand
 
 
 def seat_seed(deal_seed: int, seat: int, purpose: str) -> int:
@@ -71,20 +75,47 @@ def seat_seed(deal_seed: int, seat: int, purpose: str) -> int:
 
 
 class Referee:
-    """Plays games of one rule set; ``play`` runs one game to its end."""
+    """Plays games of one rule set; ``play`` runs one game (a match of hands, F2) to its end."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self._rules_info = {"name": rules.name, "settings": rules.settings}
 
     def play(self, bots: list[BotClient], deal_seed: int) -> GameResult:
-        """Play one game, ``bots[i]`` in seat ``i``, the deal from ``deal_seed``."""
+        """Play one game, ``bots[i]`` in seat ``i``, dealt from ``deal_seed``.
+
+        A rule set played as a match (``match: {wins: N}``) plays hands until a seat has won N;
+        any other rule set is a match of one hand. Each hand is a game for the bots: a start
+        and an end message around it. A seat that faults is played by the fallback for the
+        rest of the match and placed last.
+        """
         start = time.perf_counter()
-        game = Game.new(self.rules, len(bots), deal_seed)
+        match = Match.new(self.rules, len(bots), deal_seed)
         faults: dict[int, SeatFault] = {}
-        for seat, bot in enumerate(bots):
-            self._start(bot, seat, len(bots), deal_seed, faults)
         fallback = [random.Random(seat_seed(deal_seed, s, "fallback")) for s in range(len(bots))]
+        while True:
+            game = match.current
+            self._start_hand(bots, match, faults)
+            self._play_hand(game, bots, faults, fallback)
+            self._end_hand(bots, match, game, faults)
+            if match.next_hand() is None:
+                break
+        return self._result(match, faults, time.perf_counter() - start)
+
+    def _start_hand(self, bots: list[BotClient], match: Match, faults: dict[int, SeatFault]) -> None:
+        game = match.current
+        for seat, bot in enumerate(bots):
+            if seat in faults:
+                continue
+            info = {"seat": seat, "seats": len(bots), "seed": seat_seed(game.seed, seat, "bot"),
+                    "rules": self._rules_info, "hand": len(match.hands), "wins": list(match.wins)}
+            try:
+                bot.start_game(info)
+            except BotFault as fault:
+                faults[seat] = _from_bot_fault(seat, fault)
+
+    def _play_hand(self, game: Game, bots: list[BotClient], faults: dict[int, SeatFault],
+                   fallback: list[random.Random]) -> None:
         seen = [0] * len(bots)
         while game.outcome is None:
             seat = game.to_move
@@ -95,18 +126,6 @@ class Referee:
                 game.apply_legal(fallback[seat].choice(legal))
             else:
                 self._ask(game, bots[seat], seat, seen, faults, fallback[seat])
-        result = self._result(game, faults, time.perf_counter() - start)
-        self._finish(bots, result, faults)
-        return result
-
-    def _start(self, bot: BotClient, seat: int, seats: int, deal_seed: int,
-               faults: dict[int, SeatFault]) -> None:
-        info = {"seat": seat, "seats": seats, "seed": seat_seed(deal_seed, seat, "bot"),
-                "rules": self._rules_info}
-        try:
-            bot.start_game(info)
-        except BotFault as fault:
-            faults[seat] = _from_bot_fault(seat, fault)
 
     def _ask(self, game: Game, bot: BotClient, seat: int, seen: list[int],
              faults: dict[int, SeatFault], fallback: random.Random) -> None:
@@ -127,21 +146,12 @@ class Referee:
                                      bot.log_tail())
         game.apply_legal(fallback.choice(game.legal_actions()))
 
-    def _result(self, game: Game, faults: dict[int, SeatFault], duration: float) -> GameResult:
+    def _end_hand(self, bots: list[BotClient], match: Match, game: Game, faults: dict[int, SeatFault]) -> None:
+        """Tell every clean bot how the hand ended; a fault here is recorded too."""
         outcome = game.outcome
         assert outcome is not None
-        places, winner = outcome.places, outcome.winner
-        if faults:
-            places = demote(places, set(faults))
-            winner = winner if winner is not None and winner not in faults else None
-        moves = tuple(str(e.action) for e in game.history)
-        return GameResult(places, winner, outcome.reason, game.decisions, duration, moves,
-                          tuple(faults[s] for s in sorted(faults)), game)
-
-    def _finish(self, bots: list[BotClient], result: GameResult, faults: dict[int, SeatFault]) -> None:
-        """Tell every clean bot how the game ended; a fault here is recorded too."""
-        summary = {"places": [list(p) for p in result.places], "winner": result.winner,
-                   "reason": result.reason, "moves": len(result.moves)}
+        summary = {"places": [list(p) for p in outcome.places], "winner": outcome.winner,
+                   "reason": outcome.reason, "moves": len(game.history), "hand": len(match.hands)}
         for seat, bot in enumerate(bots):
             if seat in faults:
                 continue
@@ -149,10 +159,21 @@ class Referee:
                 bot.end_game(summary)
             except BotFault as fault:
                 faults[seat] = _from_bot_fault(seat, fault)
-        if len(faults) != len(result.faults):
-            result.places = demote(result.places, set(faults))
-            result.winner = result.winner if result.winner not in faults else None
-            result.faults = tuple(faults[s] for s in sorted(faults))
+
+    def _result(self, match: Match, faults: dict[int, SeatFault], duration: float) -> GameResult:
+        outcome = match.outcome
+        assert outcome is not None
+        places, winner = outcome.places, outcome.winner
+        if faults:
+            places = demote(places, set(faults))
+            winner = winner if winner is not None and winner not in faults else None
+        hands = match.hands
+        single = self.rules.match_wins is None
+        reason = hands[-1].outcome.reason if single else outcome.reason
+        moves = tuple(m for hand in hands for m in hand.moves)
+        return GameResult(places, winner, reason, len(moves), duration, moves,
+                          tuple(faults[s] for s in sorted(faults)), match.current,
+                          () if single else tuple(h.to_json() for h in hands))
 
 
 def demote(places: tuple[tuple[int, ...], ...], faulty: set[int]) -> tuple[tuple[int, ...], ...]:

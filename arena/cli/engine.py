@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import typer
+from rich.console import Console
 
 from arena.bench import bench_inprocess, bench_openspiel, bench_sandboxed, builtin_bot
 from arena.cli.common import app, console, handles_errors
 from arena.cli.tournament import HOME_OPTION, load_stored_game
 from arena.errors import IllegalActionError, InvalidActionError
+from arena.game import Game
 from arena.position import load_position
 from arena.render import render_bench, render_sandbox_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
 from arena.rules import load_rules, preset_names
@@ -35,13 +37,31 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="Print the final position as JSON."),
     home: Path = HOME_OPTION,
 ) -> None:
-    """Apply a position file's moves (or a stored game's) and show the game (exit 2 on an invalid or illegal move)."""
-    position = load_position(target) if game_id is None else load_stored_game(str(target), game_id, home)
-    game = position.game
+    """Apply a position file's moves (or a stored game's) and show the game (exit 2 on an invalid or illegal move).
+
+    A stored match of several hands is shown hand by hand (with --json: one object per hand).
+    """
+    if game_id is None:
+        position = load_position(target)
+        hands = [(position.game, position.moves)]
+    else:
+        hands = [(h.game, h.moves) for h in load_stored_game(str(target), game_id, home).hands]
     out = console()
-    if not as_json:
-        render_position(out, game)
-    for index, text in enumerate(position.moves):
+    for number, (game, moves) in enumerate(hands):
+        if not as_json:
+            if len(hands) > 1:
+                out.rule(f"hand {number + 1} of {len(hands)}, seat {game.to_move} leads")
+            render_position(out, game)
+        _replay_moves(game, moves, as_json, out)
+        if as_json:
+            print(json.dumps(game.to_json()))
+        else:
+            render_outcome(out, game)
+
+
+def _replay_moves(game: Game, moves: Sequence[str], as_json: bool, out: Console) -> None:
+    """Apply the moves in order, printing each for a person; stop with exit 2 at a bad one."""
+    for index, text in enumerate(moves):
         seat = game.to_move
         try:
             game.apply(text)
@@ -50,10 +70,6 @@ def replay(
         if not as_json:
             event = game.history[-1]
             render_step(out, index + 1, seat, str(event.action), event.drew, game)
-    if as_json:
-        print(json.dumps(game.to_json()))
-    else:
-        render_outcome(out, game)
 
 
 def _replay_error(error: Exception, index: int, text: str, as_json: bool) -> None:

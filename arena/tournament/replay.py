@@ -3,7 +3,8 @@
 A stored game is replayed from what the store holds: the rule settings snapshot taken when the
 tournament started, the deal seed and the table size rebuild the deal (``Game.new``); the stored
 action texts, forced ones included, are then applied one by one (the fallback's moves for a
-faulty seat are among them), so the replay is exactly the game that was played.
+faulty seat are among them), so the replay is exactly the game that was played. A match of
+several hands (RULINGS F2) is replayed hand by hand, each from its stored seed and lead.
 """
 
 from __future__ import annotations
@@ -23,11 +24,18 @@ _ARCHIVE = re.compile(r"\.\d{8}T\d{6}Z(-\d+)?$")  # <name>.<UTC time>.sqlite fro
 
 
 @dataclass
-class StoredGame:
-    """A stored game ready to replay: the fresh deal (``game``) and the ``moves`` to apply."""
+class StoredHand:
+    """One hand ready to replay: the fresh deal (``game``) and the ``moves`` to apply."""
 
     game: Game
     moves: tuple[str, ...]
+
+
+@dataclass
+class StoredGame:
+    """A stored game ready to replay: its hands in order (one, unless the game is a match)."""
+
+    hands: list[StoredHand]
     record: GameRecord
 
 
@@ -49,5 +57,9 @@ def stored_game(store: Store, game_id: int) -> StoredGame:
     if record is None or info is None:
         raise StoreError(f"{store.path}: game {game_id} is not stored ({store.game_count()} games are)")
     rules = build_rules(info.rules_snapshot, f"{store.path}: rules snapshot")
-    game = Game.new(rules, len(record.table), record.deal_seed)
-    return StoredGame(game, record.moves, record)
+    seats = len(record.table)
+    if not record.hands:
+        return StoredGame([StoredHand(Game.new(rules, seats, record.deal_seed), record.moves)], record)
+    hands = [StoredHand(Game.new(rules, seats, hand["seed"], lead=hand["lead"]), tuple(hand["moves"]))
+             for hand in record.hands]
+    return StoredGame(hands, record)

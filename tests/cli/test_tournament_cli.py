@@ -94,9 +94,10 @@ def test_replay_of_a_stored_game_matches_the_store(home: Path) -> None:
     final = json.loads(result.stdout)
     with open_results(home, "cli") as store:
         replay = stored_game(store, 4)
-    for move in replay.moves:
-        replay.game.apply(move)
-    assert final == replay.game.to_json()
+    (hand,) = replay.hands
+    for move in hand.moves:
+        hand.game.apply(move)
+    assert final == hand.game.to_json()
     assert final["reason"] == replay.record.reason
     text = invoke(home, "replay", "cli", "4")
     assert text.exit_code == 0 and f"after {replay.record.decisions} decisions" in text.stdout

@@ -119,12 +119,12 @@ def test_a_stored_game_replays_to_its_stored_result(tmp_path: Path) -> None:
     run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1)
     with open_results(tmp_path, "small") as store:
         for record in store.games():
-            replay = stored_game(store, record.game_id)
-            for move in replay.moves:
-                replay.game.apply(move)
-            assert replay.game.outcome is not None
-            assert replay.game.outcome.places == record.places
-            assert replay.game.decisions == record.decisions
+            (hand,) = stored_game(store, record.game_id).hands  # switch: one hand a game
+            for move in hand.moves:
+                hand.game.apply(move)
+            assert hand.game.outcome is not None
+            assert hand.game.outcome.places == record.places
+            assert hand.game.decisions == record.decisions
 
 
 def test_unknown_bots_are_refused_with_one_line(tmp_path: Path) -> None:
