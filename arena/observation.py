@@ -137,11 +137,21 @@ def observe(game: Game, seat: int) -> Observation:
         recycles_left=game.recycles_left,
         draws_this_turn=game.draws_this_turn if seat == game.to_move else 0,
         drawn_card=CARDS[game.drawn_card] if seat == game.to_move and game.drawn_card >= 0 else None,
-        history=tuple(HistoryEvent(e.seat, str(e.action), e.drew) for e in game.history),
+        history=public_history(game),
         rules_name=game.rules.name,
         rules=copy.deepcopy(game.rules.settings),  # a copy: nothing of the referee's is shared
         legal=legal,
     )
+
+
+def public_history(game: Game) -> tuple[HistoryEvent, ...]:
+    """The game's history as public events; each event is converted once per game (a cache on
+    the game, extended as it grows), so observing stays linear in the game's length."""
+    cache = game.__dict__.setdefault("_public_history", [])
+    history = game.history
+    if len(cache) < len(history):
+        cache.extend(HistoryEvent(e.seat, str(e.action), e.drew) for e in history[len(cache):])
+    return tuple(cache)
 
 
 def wire_observation(game: Game, seat: int, since: int) -> dict[str, Any]:
