@@ -354,13 +354,14 @@ class Game:
         hand = self.hands[seat]
         cards = play.cards
         acting = play.roles or cards
-        held = len(hand)
+        held = len(hand)  # the last-card rule judges what the play leaves (G1)
         for card in cards:
             hand.remove(card)
         self.discard.extend(cards)
         self.top_card = acting[-1]
         self.passes_in_row = 0
-        self.pending_skip = False  # a legal play under a pending skip answers it
+        if self.pending_skip:
+            self.pending_skip = False  # a legal play under a pending skip answers it
         has_effect = rules.has_effect
         live = moves.live_cards(rules, acting) if any(has_effect[c] for c in acting) else ()
         drew = 0

@@ -229,10 +229,10 @@ def legal_plays(game: Game) -> list[Play]:
     else:
         suit, rank, wild = game.active_suit, RANK_OF[game.top_card], rules.wild
         openers = [c for c in hand if wild[c] or SUIT_OF[c] == suit or RANK_OF[c] == rank]
-    if game.drawn_card >= 0 and rules.after_draw == "may-play":
-        openers = [c for c in openers if c == game.drawn_card]  # F4, W3, L9: it leads the play
     if not openers:
         return []
+    if game.drawn_card >= 0 and rules.after_draw == "may-play":
+        openers = [c for c in openers if c == game.drawn_card]  # F4, W3, L9: it leads the play
     if rules.max_cards == 1 or not rules.sets:
         sequences = [[c] for c in openers]
     else:
@@ -241,6 +241,8 @@ def legal_plays(game: Game) -> list[Play]:
         sequences += _opened_plays(game, hand, openers)
     if game.drawn_card >= 0:
         sequences = [s for s in sequences if game.drawn_card in s]
+    if not rules.post_plays:
+        return _with_calls(rules, sequences)
     if rules.no_finish or rules.no_finish_two_seats:
         sequences = [s for s in sequences if not _finish_error(game, s)]
     plays = _with_calls(rules, sequences)

@@ -90,6 +90,8 @@ class RuleSet:
     any_suit_only: bool = field(repr=False, compare=False, default=False)
     any_cover: bool = field(repr=False, compare=False, default=False)
     kind_bits: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
+    # True when legal plays need a last pass (finishing bans, last-card variants): one test.
+    post_plays: bool = field(repr=False, compare=False, default=False)
     play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.moves
 
     def hand_size_for(self, seats: int) -> int:
@@ -413,6 +415,7 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
         "any_opener": any(p.opens_suit for p in power_of),
         "simple": simple, "any_suit_only": any_suit_only, "any_cover": any_cover,
         "kind_bits": {k: 1 << i for i, k in enumerate(kinds)},
+        "post_plays": bool(values["no_finish"] or values["no_finish_two_seats"] or values["last_card"] != "off"),
     }
 
 
