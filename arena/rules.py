@@ -156,14 +156,10 @@ def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
 
 
 def _parse_yaml(text: str, source: str) -> dict[str, Any]:
-    import yaml  # imported here so that bots in the sandbox can use this module without PyYAML
+    # Imported here so that bots in the sandbox can use this module without PyYAML.
+    from arena.yamlfile import load_yaml
 
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise RulesError(f"{source}: malformed YAML{where}") from None
+    raw = load_yaml(text, source, RulesError)
     if not isinstance(raw, dict):
         raise RulesError(f"{source}: a rule set must be a mapping of settings")
     return raw
