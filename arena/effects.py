@@ -13,26 +13,39 @@ if TYPE_CHECKING:
     from arena.game import Game
 
 
-def apply_penalties(game: Game, live: Sequence[int]) -> bool:
-    """Add pickups and take off cancels in laid order; True when a cancelling card answered.
+def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:
+    """Add pickups and take off cancels in laid order; returns (a cancelling card answered,
+    the cards its player draws at once).
 
     A pickup on a penalty of another kind carries the total over and the penalty takes the new
     card's kind (B3: a black jack on a 2-penalty; I2: the 2 of hearts on the king of hearts).
+    What cancelling cards leave of a penalty is drawn by their player (S8, B3); a pickup laid
+    after them in the same play (L2's runs and covers, B2's flushes) settles that remainder
+    first and starts a new penalty for the next seat.
     """
-    cancelled = False
+    cancelled = cancelling = False
+    owed = 0
     rules = game.rules
     power_of = rules.power_of
     for card in live:
         power = power_of[card]
         if power.pickup:
+            if cancelling:
+                owed += game.pending_amount
+                game._clear_pending()
+                cancelling = False
             game.pending_kind = power.stack
             game.pending_amount += power.pickup
             game.pending_mix |= rules.kind_bits[power.stack]
-        elif power.cancels and game.pending_kind == power.cancels and _may_cancel(game, power.cancel_needs):
-            cancelled = True
-            cut = power.cancel_amount or game.pending_amount
-            game.pending_amount = max(0, game.pending_amount - cut)
-    return cancelled
+        elif power.cancels and game.pending_kind is not None:
+            cut = power.cancel_for(game.pending_kind)
+            if cut is not None and _may_cancel(game, power.cancel_needs):
+                cancelled = cancelling = True
+                game.pending_amount = max(0, game.pending_amount - (cut or game.pending_amount))
+    if cancelling:
+        owed += game.pending_amount
+        game._clear_pending()
+    return cancelled, owed
 
 
 def _may_cancel(game: Game, needs: str | None) -> bool:

@@ -23,7 +23,7 @@ from arena.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
 from arena.cards import NAMES, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
 from arena.rules import RuleSet
-from arena import moves
+from arena import chains, moves
 from arena.effects import apply_penalties, apply_table_effects
 from arena.moves import legal_plays
 
@@ -122,12 +122,17 @@ class Game:
         cls, rules: RuleSet, hands: Sequence[Sequence[int]], top: int, *, seed: int = 0,
         discard: Sequence[int] = (), stock: Sequence[int] = (), to_move: int = 0,
         direction: int = 1, active_suit: int | None = None, pending: Pending | None = None,
-        recycles_left: object = ...,
+        recycles_left: object = ..., top_as: int | None = None,
     ) -> Game:
-        """A rigged position (NOTATION.md "Positions"); ``stock`` lists the next card first."""
+        """A rigged position (NOTATION.md "Positions"); ``stock`` lists the next card first;
+        ``top_as`` is the card a joker on top stands for (L8)."""
         game = cls(rules, len(hands), seed)
         game.hands = [list(h) for h in hands]
         game.discard = [*discard, top]
+        if (top >= 52) != (top_as is not None) or (top_as is not None and top_as >= 52):
+            raise PositionError("key 'top_as': a joker on top needs the card it stands for "
+                                "(and only a joker does)")
+        top = top_as if top_as is not None else top
         game.top_card = top
         game.stock = list(reversed(stock))
         game.to_move = to_move
@@ -248,13 +253,21 @@ class Game:
             return [DRAW]  # C4: an unplayable draw with draws left must draw again
         return [DRAW] if self.can_draw() else [PASS]
 
-    def next_cards(self, prefix: Sequence[int]) -> list[Card]:
-        """The cards of the hand that may be laid after ``prefix`` (empty: the legal first cards).
+    def next_cards(self, prefix: Sequence[int], roles: Sequence[int] | None = None) -> list[Card]:
+        """The cards of the hand that may be laid after ``prefix`` (empty: the legal first cards);
+        ``roles`` gives the card each laid card acts as when the prefix holds a joker (L8).
 
         With :meth:`check`, this lets a bot build any legal play one card at a time, including
-        the long 7-flushes that :meth:`legal_actions` lists only in their shortest and fullest form.
+        the long 7-flushes and runs that :meth:`legal_actions` lists only in their shortest and
+        longest form (see :mod:`arena.moves` and :mod:`arena.chains`).
         """
+        if roles is not None and self.rules.chained:
+            return [Card(c) for c in chains.next_cards(self, list(prefix), list(roles))]
         return [Card(c) for c in moves.next_cards(self, list(prefix))]
+
+    def joker_roles(self, prefix: Sequence[int] = (), roles: Sequence[int] | None = None) -> list[Card]:
+        """The cards a joker may stand for when laid after ``prefix`` (L8; empty: as the first card)."""
+        return [Card(c) for c in chains.joker_roles(self, list(prefix), list(roles) if roles else None)]
 
     def check(self, action: ActionType | str) -> ActionType:
         """The action, parsed; raise :class:`IllegalActionError` (with the reason) if it is illegal.
@@ -365,9 +378,10 @@ class Game:
         has_effect = rules.has_effect
         live = moves.live_cards(rules, acting) if any(has_effect[c] for c in acting) else ()
         drew = 0
-        if live and apply_penalties(self, live):
-            drew = self._draw_cards(seat, self.pending_amount)  # S8: the red jack's player draws the rest
-            self._clear_pending()
+        if live:
+            cancelled, owed = apply_penalties(self, live)
+            if cancelled:
+                drew = self._draw_cards(seat, owed)  # S8: the red jack's player draws the rest
         if not hand and rules.ace_draws and rules.power_of[acting[-1]].calls_suit:
             drew += self._draw_cards(seat, 1)  # S10: no finishing on an ace while a card can be drawn
         if rules.last_card != "off":
@@ -398,7 +412,7 @@ class Game:
         """B4: the cards stay in the hand, the seat draws two, and the turn ends; a pending skip
         or penalty it did not answer falls on it too (it is its turn's unanswered penalty)."""
         drew = self._draw_cards(seat, self.rules.blunder_draw)
-        if self.pending_kind is not None:
+        if self.pending_kind is not None and not self.pending_skip:
             drew += self._draw_cards(seat, self.pending_amount)
             self._clear_pending()
         self.pending_skip = False
@@ -536,7 +550,7 @@ class Game:
             "reason": outcome.reason if outcome else None,
             "to_move": self.to_move,
             "direction": self.direction,
-            "top": NAMES[self.top],
+            "top": NAMES[self.top],  # a joker's identity is the added key top_as (L8)
             "active_suit": SUITS[self.active_suit] if self.active_suit >= 0 else None,
             "pending": self.pending.to_json() if self.pending else None,
             "hands": [[NAMES[c] for c in h] for h in self.hands],
@@ -551,6 +565,8 @@ class Game:
     def _extra_json(self) -> dict:
         """Keys added (NOTATION.md: extend only by adding) for mechanisms the rule set uses."""
         extra: dict = {}
+        if self.top >= 52:
+            extra["top_as"] = NAMES[self.top_card]
         if self.rules.skips == "pending":
             extra["pending_skip"] = self.pending_skip
         return extra

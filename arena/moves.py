@@ -37,11 +37,18 @@ PLAY_CACHE_SIZE = 200_000  # Play objects are immutable: one per card sequence s
 def first_card_ok(game: Game, card: int) -> bool:
     """May ``card`` (an acting card: a joker is checked as the card it names) start a play now
     (S3, C2, and B3/I2: under a pending skip only a skip card)?"""
+    if card >= 52:  # L8: a joker is wild; under a penalty or skip, some role must answer it
+        if game.pending_kind is None and not game.pending_skip:
+            return True
+        return any(first_card_ok(game, role) for role in range(52))
     power = game.rules.power_of[card]
     if game.pending_skip:
         return power.skip
     if game.pending_kind is not None:
-        return game.pending_kind in power.answers
+        if game.pending_kind not in power.answers:
+            return False
+        needs = power.cancel_needs  # L3: a red jack cancels only a stack holding a black jack
+        return not needs or power.pickup > 0 or bool(game.pending_mix & game.rules.kind_bits[needs])
     if power.wild or game.active_suit < 0:
         return True
     if power.suit_only:
@@ -83,7 +90,7 @@ def live_cards(rules: RuleSet, cards: Sequence[int]) -> Sequence[int]:
     return cards
 
 
-def _mixes(rules: RuleSet, cards: Sequence[int]) -> bool:
+def mixes(rules: RuleSet, cards: Sequence[int]) -> bool:
     """True when the play holds cards of two groups that never go together (S5)."""
     groups = [g for g in rules.never_together if any(c in g for c in cards)]
     return len(groups) > 1
@@ -116,15 +123,17 @@ def play_error(game: Game, play: Play) -> str | None:
     reason = _drawn_card_error(game, cards)
     if reason:
         return reason
-    reason = _first_card_error(game, cards[0])
+    if rules.chained:
+        return chains.chain_error(game, play)
+    reason = first_card_error(game, cards[0])
     if reason:
         return reason
     reason = _chain_error(rules, cards)
     if reason:
         return reason
-    if _mixes(rules, cards):
+    if mixes(rules, cards):
         return "red and black jacks never go in one play"
-    return _call_error(rules, play) or _finish_error(game, cards) or _announce_error(game, play)
+    return call_error(rules, cards[-1], play) or finish_error(game, cards) or announce_error(game, play)
 
 
 def _drawn_card_error(game: Game, cards: Sequence[int]) -> str | None:
@@ -139,8 +148,8 @@ def _drawn_card_error(game: Game, cards: Sequence[int]) -> str | None:
     return None
 
 
-def _finish_error(game: Game, cards: Sequence[int]) -> str | None:
-    """L7: no emptying the hand on certain cards (a king with two seats)."""
+def finish_error(game: Game, cards: Sequence[int]) -> str | None:
+    """L7: no emptying the hand on certain (acting) cards (a king with two seats)."""
     rules = game.rules
     banned = rules.no_finish_two_seats if game.seats == 2 else rules.no_finish
     if banned and cards[-1] in banned and len(cards) == len(game.hands[game.to_move]):
@@ -148,7 +157,7 @@ def _finish_error(game: Game, cards: Sequence[int]) -> str | None:
     return None
 
 
-def _first_card_error(game: Game, card: int) -> str | None:
+def first_card_error(game: Game, card: int) -> str | None:
     if first_card_ok(game, card):
         return None
     if game.pending_skip:
@@ -176,16 +185,17 @@ def _chain_error(rules: RuleSet, cards: Sequence[int]) -> str | None:
     return None
 
 
-def _call_error(rules: RuleSet, play: Play) -> str | None:
-    calls = rules.power_of[play.cards[-1]].calls_suit
+def call_error(rules: RuleSet, last: int, play: Play) -> str | None:
+    """S9, C3, L6: a play ending on a suit caller (``last``, an acting card) names a suit; no other does."""
+    calls = rules.power_of[last].calls_suit
     if calls and play.call is None:
-        return f"a play ending on {NAMES[play.cards[-1]]} must name a suit ({NAMES[play.cards[-1]]}=H)"
+        return f"a play ending on {NAMES[last]} must name a suit ({NAMES[last]}=H)"
     if not calls and play.call is not None:
-        return f"a suit may be named only by a play ending on a suit-calling card, not {NAMES[play.cards[-1]]}"
+        return f"a suit may be named only by a play ending on a suit-calling card, not {NAMES[last]}"
     return None
 
 
-def _announce_error(game: Game, play: Play) -> str | None:
+def announce_error(game: Game, play: Play) -> str | None:
     """G1: ``!`` only where the rule set has announcements, on a play that leaves one card."""
     if not play.announce:
         return None
@@ -204,6 +214,8 @@ def _announce_error(game: Game, play: Play) -> str | None:
 def next_cards(game: Game, prefix: list[int]) -> list[int]:
     """Cards of the hand that may follow the partial play ``prefix`` (S4); sorted by code."""
     rules = game.rules
+    if rules.chained:
+        return chains.next_cards(game, prefix)
     hand = sorted(set(game.hands[game.to_move]) - set(prefix))
     if not prefix:
         return [c for c in hand if first_card_ok(game, c)]
@@ -211,12 +223,15 @@ def next_cards(game: Game, prefix: list[int]) -> list[int]:
         return []
     opened = opened_after(rules, prefix)
     follow = [c for c in hand if can_follow(rules, prefix[-1], c, opened)]
-    return [c for c in follow if not _mixes(rules, [*prefix, c])]
+    return [c for c in follow if not mixes(rules, [*prefix, c])]
 
 
 def legal_plays(game: Game) -> list[Play]:
     """Every legal play, in the bounded canonical form described in the module docstring."""
     rules = game.rules
+    if rules.chained:
+        plays = chains.legal_plays(game)
+        return _with_announcements(plays, len(game.hands[game.to_move])) if rules.last_card != "off" else plays
     hand = game.hands[game.to_move]
     # The openers: the same test as first_card_ok, inlined because this is the hottest loop.
     if game.pending_skip or not rules.simple:
@@ -244,7 +259,7 @@ def legal_plays(game: Game) -> list[Play]:
     if not rules.post_plays:
         return _with_calls(rules, sequences)
     if rules.no_finish or rules.no_finish_two_seats:
-        sequences = [s for s in sequences if not _finish_error(game, s)]
+        sequences = [s for s in sequences if not finish_error(game, s)]
     plays = _with_calls(rules, sequences)
     if rules.last_card != "off":
         plays = _with_announcements(plays, len(hand))
@@ -319,7 +334,7 @@ def _set_plays(rules: RuleSet, hand: list[int], openers: list[int]) -> list[list
         limit = len(cards) if rules.max_cards is None else min(len(cards), rules.max_cards)
         for size in range(1, limit + 1):
             for group in combinations(cards, size):
-                if size == 1 or not _mixes(rules, group):
+                if size == 1 or not mixes(rules, group):
                     sequences.extend(_orders_of_set(group, opener_set))
     return sequences
 
@@ -346,7 +361,7 @@ def _opened_plays(game: Game, hand: list[int], openers: list[int]) -> list[list[
         seen: set[tuple[int, ...]] = set()
         for last in _reachable(rules, hand, opener):
             for seq in (_shortest(rules, hand, opener, last), _fullest(rules, hand, opener, last)):
-                if seq is not None and tuple(seq) not in seen and not _mixes(rules, seq):
+                if seq is not None and tuple(seq) not in seen and not mixes(rules, seq):
                     seen.add(tuple(seq))
                     sequences.append(seq)
     return sequences
@@ -446,3 +461,6 @@ def _pick_next(rules: RuleSet, previous: int, remaining: list[int], opened: int,
     if carriers:
         return carriers[0]
     return followers[0]
+
+
+from arena import chains  # noqa: E402  (chains calls back into this module's checks)

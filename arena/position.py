@@ -18,7 +18,7 @@ from arena.rules import RuleSet, load_rules
 from arena.yamlfile import load_yaml
 
 POSITION_KEYS = ("rules", "seed", "seats", "hands", "top", "discard", "stock", "to_move",
-                 "direction", "active_suit", "pending", "recycles_left", "moves", "pending_skip")
+                 "direction", "active_suit", "pending", "recycles_left", "moves", "pending_skip", "top_as")
 
 
 @dataclass
@@ -98,7 +98,7 @@ def _rules(fields: _Fields, base_dir: Path) -> RuleSet:
 
 
 def _dealt(fields: _Fields, rules: RuleSet, seed: int) -> Game:
-    for key in ("top", "discard", "stock"):
+    for key in ("top", "top_as", "discard", "stock"):
         if key in fields.raw:
             raise fields.fail(key, "only allowed with 'hands' (a dealt game sets its own cards)")
     seats = fields.integer("seats", rules.seats_default)
@@ -120,9 +120,13 @@ def _rigged(fields: _Fields, rules: RuleSet, seed: int) -> Game:
     if "top" not in fields.raw:
         raise fields.fail("top", "required when 'hands' is given")
     top = fields.card("top", fields.raw["top"])
+    top_as = fields.card("top_as", fields.raw["top_as"]) if "top_as" in fields.raw else None
+    if (top >= 52) != (top_as is not None) or (top_as is not None and top_as >= 52):
+        raise fields.fail("top_as", "a joker on top (L8) needs the standard card it stands for, "
+                                    "and only a joker on top takes one")
     discard, stock = fields.cards("discard"), fields.cards("stock")
     _check_unique(fields, hands, top, discard, stock, rules)
-    game = Game.setup(rules, hands, top, seed=seed, discard=discard, stock=stock)
+    game = Game.setup(rules, hands, top, seed=seed, discard=discard, stock=stock, top_as=top_as)
     _apply_table_keys(fields, game)
     return game
 

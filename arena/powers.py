@@ -16,7 +16,7 @@ from arena.errors import InvalidCardError, RulesError
 
 POWER_KEYS = {
     "wild": bool, "calls_suit": bool, "opens_suit": bool, "pickup": int, "stack": str,
-    "cancels": str, "cancel_amount": int, "cancel_needs": str, "skip": bool, "reverse": bool,
+    "cancels": (str, dict), "cancel_amount": int, "cancel_needs": str, "skip": bool, "reverse": bool,
     "swap": bool, "answers": list, "suit_only": bool, "must_cover": bool,
 }
 
@@ -29,7 +29,9 @@ class Power:
     ``stack`` (a penalty of another kind that this card answers carries its total over: B3, I2).
     ``cancels``/``cancel_amount``: answers a pending penalty of kind ``cancels``, taking
     ``cancel_amount`` cards off it (0 = all of it); with ``cancel_needs`` only while the pending
-    stack holds a card of that kind (L3). ``answers``: the penalty kinds this card may be played
+    stack holds a card of that kind (L3). ``cancels`` may also map several kinds to their
+    amounts (B3's red jack: ``{two: 0, jack: 5}``); ``cancel_amounts`` holds every
+    ``(kind, amount)`` pair, ``cancels``/``cancel_amount`` the first. ``answers``: the penalty kinds this card may be played
     on (default: its own ``stack`` and ``cancels`` kinds). ``suit_only``: the card matches on its own suit only, never on rank (I2's
     aces). ``must_cover``: a play may not end on this card (L7, B2's queen).
     """
@@ -42,12 +44,20 @@ class Power:
     cancels: str | None = None
     cancel_amount: int = 0
     cancel_needs: str | None = None
+    cancel_amounts: tuple[tuple[str, int], ...] = ()
     skip: bool = False
     reverse: bool = False
     swap: bool = False
     answers: tuple[str, ...] = ()
     suit_only: bool = False
     must_cover: bool = False
+
+    def cancel_for(self, kind: str | None) -> int | None:
+        """How many cards this card takes off a pending ``kind`` penalty (0: all), or None."""
+        for cancelled, amount in self.cancel_amounts:
+            if cancelled == kind:
+                return amount
+        return None
 
     @property
     def is_plain(self) -> bool:
@@ -63,10 +73,10 @@ class Power:
                 parts.append(text)
         if self.pickup:
             parts.append(f"pick up {self.pickup} ({self.stack})")
-        if self.cancels:
-            amount = "all" if self.cancel_amount == 0 else str(self.cancel_amount)
+        for kind, cut in self.cancel_amounts:
+            amount = "all" if cut == 0 else str(cut)
             needs = f" holding a {self.cancel_needs}" if self.cancel_needs else ""
-            parts.append(f"cancels {amount} of a {self.cancels} penalty{needs}")
+            parts.append(f"cancels {amount} of a {kind} penalty{needs}")
         for flag in ("skip", "reverse", "swap"):
             if getattr(self, flag):
                 parts.append(flag)
@@ -82,7 +92,7 @@ PLAIN = Power()
 
 def default_answers(power: Power) -> set[str]:
     """The kinds a card answers unless the rule set says otherwise: its stack and cancel kinds."""
-    return {k for k in (power.stack, power.cancels) if k}
+    return {k for k in (power.stack, *(kind for kind, _ in power.cancel_amounts)) if k}
 
 
 def selector_codes(text: object, fail: Callable[[str], RulesError]) -> list[int]:
@@ -115,6 +125,22 @@ def selector_codes(text: object, fail: Callable[[str], RulesError]) -> list[int]
 def parse_power(values: dict[str, Any], fail: Callable[[str, str], RulesError]) -> Power:
     """A :class:`Power` from its settings (already type-checked); ``fail(key, message)``."""
     explicit_answers = "answers" in values
+    values = dict(values)
+    cancels = values.get("cancels")
+    if isinstance(cancels, dict):
+        if "cancel_amount" in values:
+            raise fail("cancel_amount", "give each kind's amount in the 'cancels' mapping instead")
+        pairs = []
+        for kind, amount in cancels.items():
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+                raise fail(f"cancels.{kind}", f"expected an integer >= 0 (0 = the whole penalty), got {amount!r}")
+            pairs.append((str(kind), amount))
+        if not pairs:
+            raise fail("cancels", "expected at least one penalty kind")
+        values["cancels"], values["cancel_amount"] = pairs[0]
+        values["cancel_amounts"] = tuple(pairs)
+    elif cancels:
+        values["cancel_amounts"] = ((cancels, values.get("cancel_amount", 0)),)
     power = Power(**values)
     if power.pickup < 0:
         raise fail("pickup", "expected an integer >= 0")

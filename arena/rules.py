@@ -89,6 +89,10 @@ class RuleSet:
     simple: bool = field(repr=False, compare=False, default=True)
     any_suit_only: bool = field(repr=False, compare=False, default=False)
     any_cover: bool = field(repr=False, compare=False, default=False)
+    # True when later cards chain by runs, pickup stacks, covers, the latest opener or jokers
+    # (B2, L2): plays are checked and listed by arena.chains instead of the set/opener code.
+    chained: bool = field(repr=False, compare=False, default=False)
+    pickup_card: tuple[bool, ...] = field(repr=False, compare=False, default=())
     kind_bits: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
     # True when legal plays need a last pass (finishing bans, last-card variants): one test.
     post_plays: bool = field(repr=False, compare=False, default=False)
@@ -242,7 +246,6 @@ def build_rules(raw: dict[str, Any], source: str) -> RuleSet:
     values["match_wins"] = _match(top.sub("match"))
     values["decision_cap"] = top.take("decision_cap", int, 5000, lambda v: v >= 10, "an integer >= 10")
     top.done()
-    _refuse_unplayed(values, power_of, source)
     rules = RuleSet(**values, settings=settings, **_tables(power_of, values))
     _check_playable(rules, source)
     return rules
@@ -400,11 +403,13 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
     kinds = sorted({k for p in power_of for k in p.answers} | {p.stack for p in power_of if p.stack})
     any_suit_only = any(p.suit_only for p in power_of)
     any_cover = any(p.must_cover for p in power_of)
-    simple = not (values["runs"] or values["pickup_chain"] or any_cover or any_suit_only
-                  or values["jokers"] or values["opener_scope"] != "play")
+    chained = bool(values["runs"] or values["pickup_chain"] or any_cover or values["jokers"]
+                   or values["opener_scope"] != "play")
+    simple = not (chained or any_suit_only or any(p.cancel_needs for p in power_of))
     return {
         "power_of": power_of,
-        "wild": tuple(p.wild for p in power_of),
+        "wild": tuple(p.wild or c >= 52 for c, p in enumerate(power_of)),  # L8: a joker is wild
+        "chained": chained, "pickup_card": tuple(bool(p.pickup) for p in power_of),
         "opens": tuple(p.opens_suit for p in power_of),
         "has_effect": tuple(bool(p.pickup or p.cancels or p.skip or p.reverse or p.swap) for p in power_of),
         "answers": {k: frozenset(c for c, p in enumerate(power_of) if k in p.answers) for k in kinds},
@@ -413,15 +418,6 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
         "kind_bits": {k: 1 << i for i, k in enumerate(kinds)},
         "post_plays": bool(values["no_finish"] or values["no_finish_two_seats"] or values["last_card"] != "off"),
     }
-
-
-def _refuse_unplayed(values: dict[str, Any], power_of: tuple[Power, ...], source: str) -> None:
-    """Mechanisms of the vocabulary that the engine does not play yet are refused, never stubbed."""
-    for key, on in (("play.runs", values["runs"]), ("play.pickup_chain", values["pickup_chain"]),
-                    ("play.opener_scope", values["opener_scope"] != "play"),
-                    ("powers.must_cover", any(p.must_cover for p in power_of))):
-        if on:
-            raise RulesError(f"{source}: key '{key}': not played by this engine yet (RULINGS B2, L2)")
 
 
 def _check_playable(rules: RuleSet, source: str) -> None:
@@ -439,8 +435,7 @@ def _check_playable(rules: RuleSet, source: str) -> None:
         for kind in power.answers:
             if kind not in kinds:
                 raise refuse(f"powers.{selector}.answers", f"no card starts a '{kind}' penalty")
-        for key in ("cancels", "cancel_needs"):
-            kind = getattr(power, key)
+        for kind, key in [*((k, "cancels") for k, _ in power.cancel_amounts), (power.cancel_needs, "cancel_needs")]:
             if kind and kind not in kinds:
                 raise refuse(f"powers.{selector}.{key}", f"no card starts a '{kind}' penalty")
     if rules.starter != "any" and len(rules.starter_refuses) >= rules.deck_size() - 1:
@@ -460,8 +455,6 @@ def _check_combinations(rules: RuleSet, refuse: Callable[[str, str], RulesError]
         raise refuse("play.max_cards", "one card per play cannot hold runs, pickup chains or covers")
     if rules.any_cover and rules.inert_after_opener:
         raise refuse("play.inert_after_opener", "cannot be combined with a card that must be covered")
-    if rules.jokers:
-        raise refuse("deal.jokers", "jokers (L8) are not played by this engine yet")
     if rules.last_card != "off" and rules.ace_draws:
         raise refuse("last_card.rule", "cannot be combined with finish.ace_draws")
     if rules.jokers and not set(range(52, 52 + rules.jokers)) <= rules.starter_refuses:

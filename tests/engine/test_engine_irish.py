@@ -7,7 +7,7 @@ from engine_helpers import hand, legal, position, texts, variant
 import pytest
 
 from arena.actions import PASS
-from arena.errors import RulesError
+from arena.errors import InvalidActionError, RulesError
 from arena.game import Game
 from arena.rules import load_rules
 
@@ -34,11 +34,17 @@ def test_I1_seven_each_from_52_and_a_power_starter_means_a_new_deal():
     assert {"KC", "KD", "KS"} & starters
 
 
-def test_I1_the_joker_setting_is_refused_until_jokers_are_played():
-    """I1: the two-joker setting needs L8's jokers, which this engine does not play yet: refused,
-    naming the key (never a stub)."""
-    with pytest.raises(RulesError, match="deal.jokers"):
-        variant(I, deal={"jokers": 2, "starter_refuses": "powers"})
+def test_I1_the_joker_setting_adds_two_jokers_that_stand_for_a_named_card():
+    """I1, I2 (as L8): with the two-joker setting the deck holds 54 cards and X1 plays as the card
+    it names (here the 7 of hearts, which leaves a skip pending); jokers never start the pile."""
+    jokers = variant(I, deal={"jokers": 2, "starter_refuses": "powers"})
+    game = Game.new(jokers, 4, 3)
+    assert len(game.all_cards()) == 54 and game.top < 52
+    rigged = position(jokers, ["X1 3C 4C", *OTHERS], "9H")
+    with pytest.raises(InvalidActionError):
+        rigged.check("X1")  # a joker must name its card
+    rigged.apply("X1:7H")
+    assert rigged.pending_skip and rigged.to_json()["top_as"] == "7H"
 
 
 # -- I2 powers --------------------------------------------------------------------------------
