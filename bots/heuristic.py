@@ -67,7 +67,8 @@ class Bot:
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return legal[0]
-        best = max(self._candidates(obs, plays), key=lambda p: (self._score(obs, p), str(p)))
+        # Announce "last card" whenever the rules offer it (a missing call costs cards, W5/L10).
+        best = max(self._candidates(obs, plays), key=lambda p: (self._score(obs, p), p.announce, str(p)))
         return best
 
     # -- rules and memory ----------------------------------------------------------------
