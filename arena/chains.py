@@ -231,7 +231,7 @@ class _Search:
                 if step is not None and not (self.clash and moves.mixes(rules, [*acting, card])):
                     yield card, card, step
                 continue
-            for role in STANDARD:  # a joker as a real card could be here, never a card already laid
+            for role in _role_candidates(rules, prev, opened):  # as a real card, never one already laid
                 if role in acting:
                     continue
                 step = follow(rules, prev, opened, run, role, False)
@@ -264,6 +264,25 @@ class _Search:
             kids = list(self.children(cards, acting, opened, run))
             for card, role, step in reversed(kids):  # popped in code order
                 stack.append(([*cards, card], [*acting, role], opened_with(self.rules, opened, role), step))
+
+
+_CANDIDATES: dict = {}
+
+
+def _role_candidates(rules: RuleSet, prev: int, opened: int) -> list[int]:
+    """The cards that might follow ``prev`` as real cards (a superset, in code order): its rank,
+    its suit, the open suits, the pickup cards, and everything after a card that needs a cover."""
+    key = (id(rules), prev, opened)
+    found = _CANDIDATES.get(key)
+    if found is None:
+        if rules.power_of[prev].must_cover and rules.cover == "any":
+            found = list(STANDARD)
+        else:
+            found = [r for r in STANDARD if RANK_OF[r] == RANK_OF[prev] or SUIT_OF[r] == SUIT_OF[prev]
+                     or opened >> SUIT_OF[r] & 1 or rules.pickup_card[r] or rules.wild[r]]
+        if len(_CANDIDATES) < 100_000:
+            _CANDIDATES[key] = found
+    return found
 
 
 def legal_plays(game: Game) -> list[Play]:

@@ -61,6 +61,12 @@ class Observation:
     rules_name: str
     rules: dict[str, Any] = field(repr=False)
     legal: tuple[str, ...] = field(repr=False, default=())
+    top_as: Card | None = None  # L8: the card a joker on top stands for (None: the top is no joker)
+
+    @property
+    def top_acting(self) -> Card:
+        """The card the top acts as: a joker's named card, else the top itself."""
+        return self.top_as if self.top_as is not None else self.top
 
     def legal_actions(self) -> list[ActionType]:
         """The legal actions (bounded, as :mod:`arena.moves` defines) as action objects."""
@@ -85,6 +91,7 @@ class Observation:
             "drawn_card": NAMES[self.drawn_card] if self.drawn_card is not None else None,
             "legal": list(self.legal),
             "events": [[e.seat, e.action, e.drew] for e in self.history[since:]],
+            **({"top_as": NAMES[self.top_as]} if self.top_as is not None else {}),
         }
 
     @classmethod
@@ -106,6 +113,7 @@ class Observation:
             drawn_card=_card(drawn) if drawn else None, history=events,
             rules_name=rules.get("name", ""), rules=rules.get("settings", {}),
             legal=tuple(obs["legal"]),
+            top_as=_card(obs["top_as"]) if obs.get("top_as") else None,
         )
 
 
@@ -141,6 +149,7 @@ def observe(game: Game, seat: int) -> Observation:
         rules_name=game.rules.name,
         rules=copy.deepcopy(game.rules.settings),  # a copy: nothing of the referee's is shared
         legal=legal,
+        top_as=CARDS[game.top_card] if game.discard[-1] >= 52 else None,
     )
 
 
@@ -177,4 +186,5 @@ def wire_observation(game: Game, seat: int, since: int) -> dict[str, Any]:
         "drawn_card": NAMES[drawn] if to_move and drawn >= 0 else None,
         "legal": [str(a) for a in game.legal_actions()] if to_move else [],
         "events": [[e.seat, str(e.action), e.drew] for e in game.history[since:]],
+        **({"top_as": NAMES[game.top_card]} if game.discard[-1] >= 52 else {}),
     }
