@@ -15,6 +15,12 @@ greedy builder finds. Every other flush is legal too: :func:`next_cards` answers
 may follow this partial play", so a bot can build any of them card by card, and
 :func:`play_error` accepts exactly the legal ones. The list is deterministic and its length is
 bounded by ``2 * hand * 4`` per opener plus the sets.
+
+**Chained rule sets** (runs, pickup stacks, queens' covers, the latest 7's flush, jokers: B2,
+L2, L8; ``RuleSet.chained``) are checked and listed by :mod:`arena.chains`: every one-card play
+(a lone joker in each role it may take), then for each first card the shortest and the longest
+play found per last card by two searches of bounded size; jokers inside longer plays only in
+the roles a real card could take there. See that module's docstring for the exact definition.
 """
 
 from __future__ import annotations
