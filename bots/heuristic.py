@@ -80,6 +80,7 @@ class Bot:
         self.rules = build_rules(settings, "heuristic bot")
         self.settings = settings
         self.keep = [self._keep_value(power) for power in self.rules.power_of]
+        self.skippers = [c for c, power in enumerate(self.rules.power_of) if power.skip]
 
     @staticmethod
     def _keep_value(power) -> float:
@@ -294,13 +295,17 @@ class Bot:
                 value += 1.3 * (hand_cost(size) - hand_cost(theirs))
         if self.rules.skips == "once":
             skips = min(skips, 1)
+        if seats == 2 and self.rules.two_seat_reverse == "again" and any(power_of[c].reverse for c in live):
+            skips = max(skips, 1)  # a two-seat reverse is a go-again (F5, L5, I2): a skip's worth
         new_next = (seat + direction) % seats
         if new_next != old_next:
             value += 0.5 * (self._danger(obs, old_next) - self._danger(obs, new_next))
+        # A skip left pending (B3, I2) can be passed on by a seat holding a skip card of its own.
+        blunted = 1 - 0.6 * self._holds_odds(obs, self.skippers, old_next) if self.rules.skips == "pending" else 1
         for k in range(skips):
             skipped = (seat + direction * (1 + k)) % seats
             if skipped != seat:
-                value += 0.6 + 0.8 * self._danger(obs, skipped)
+                value += (0.6 + 0.8 * self._danger(obs, skipped)) * blunted
         victim = (seat + direction * (1 + skips)) % seats
         if kind is not None and amount and victim != seat:
             value += amount * (0.35 + 0.5 * self._danger(obs, victim)) * (1 - 0.6 * self._answer_odds(obs, kind, victim))
@@ -308,9 +313,12 @@ class Bot:
 
     def _answer_odds(self, obs, kind, victim) -> float:
         """Rough odds that ``victim`` holds a card answering a ``kind`` penalty (memory)."""
-        answers = self.rules.answers.get(kind, ())
+        return self._holds_odds(obs, self.rules.answers.get(kind, ()), victim)
+
+    def _holds_odds(self, obs, cards, victim) -> float:
+        """Rough odds that ``victim`` holds one of ``cards``, from the cards not seen yet."""
         mine = set(obs.hand)
-        unseen_answers = sum(1 for c in answers if c not in mine and c not in self.played)
+        unseen_answers = sum(1 for c in cards if c not in mine and c not in self.played)
         unseen = max(1, 52 - len(mine) - len(self.played))
         miss = 1.0 - min(1.0, unseen_answers / unseen)
         return 1.0 - miss ** obs.hand_sizes[victim]
