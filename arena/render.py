@@ -67,7 +67,9 @@ def _rule_rows(rules: RuleSet) -> list[tuple[str, str]]:
         ("starter", _starter_text(rules)),
         ("cards per play", "any" if rules.max_cards is None else str(rules.max_cards)),
         ("sets (same rank)", _sets_text(rules)),
+        ("later cards may also", _chaining_text(rules)),
         ("inert after opener", "yes" if rules.inert_after_opener else "no"),
+        ("jokers", f"{rules.jokers}, each standing for the card it names (X1:JS)" if rules.jokers else "none"),
         ("skips", {"once": "one per play", "each": "one per card",
                    "pending": "left pending: answer with a skip card or pass"}[rules.skips]),
         ("reverse with two seats", "go again" if rules.two_seat_reverse == "again" else "turns the play"),
@@ -78,6 +80,7 @@ def _rule_rows(rules: RuleSet) -> list[tuple[str, str]]:
          else f"must announce (!), else draw {rules.last_card_penalty}"),
         ("illegal play", "rejected" if rules.illegal_play == "reject" else f"blunder: draw {rules.blunder_draw}"),
         ("finishing on a suit call", "draws a card" if rules.ace_draws else "wins"),
+        ("never finish on", _no_finish_text(rules)),
         ("blocked game", rules.blocked),
         ("match", f"first to {rules.match_wins} hand wins" if rules.match_wins else "one hand"),
         ("decision cap", str(rules.decision_cap)),
@@ -90,6 +93,31 @@ def _starter_text(rules: RuleSet) -> str:
     refused = " ".join(sorted({NAMES[c][0] for c in rules.starter_refuses}, key="A23456789TJQKX".index))
     how = "new deal" if rules.starter == "redeal" else "pushed back into the stock"
     return f"refuses {refused} ({how})"
+
+
+def _chaining_text(rules: RuleSet) -> str:
+    """How a play's later cards chain besides sets (suit openers, runs, pickup stacks, covers)."""
+    ways = []
+    if rules.any_opener:
+        scope = "the latest" if rules.opener_scope == "latest" else "any earlier"
+        ways.append(f"follow a suit opened by {scope} opener in the play")
+    if rules.runs:
+        ways.append("run in suit (one step up or down, ace low)")
+    if rules.pickup_chain:
+        ways.append("stack pickup cards in any mix")
+    if rules.any_cover:
+        ways.append("cover a queen with " + ("any card" if rules.cover == "any" else "a card legal on it"))
+    return "; ".join(ways) or "-"
+
+
+def _no_finish_text(rules: RuleSet) -> str:
+    """The cards a hand may not be emptied on (L7), if any."""
+    def ranks(cards: frozenset[int]) -> str:
+        return " ".join(sorted({NAMES[c][0] for c in cards}, key="A23456789TJQKX".index))
+
+    text = ranks(rules.no_finish) or "-"
+    extra = rules.no_finish_two_seats - rules.no_finish
+    return text + (f" (with two seats also {ranks(extra)})" if extra else "")
 
 
 def _sets_text(rules: RuleSet) -> str:

@@ -246,3 +246,12 @@ def test_bench_peer_without_openspiel_says_how_to_install(monkeypatch: pytest.Mo
     monkeypatch.setattr(builtins, "__import__", no_pyspiel)
     result = invoke("bench", "--rules", "crazy-eights", "--games", "5", "--peer", "openspiel")
     assert_one_line_error(result, "pip install open-spiel")
+
+
+def test_rules_shows_how_london_plays_chain_and_its_jokers() -> None:
+    """L2 (runs, mixed pickup stacks, covers), L7 (two seats: no emptying on a king), L8 jokers."""
+    result = runner.invoke(app, ["rules", "london"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for fragment in ("run in suit", "stack pickup cards in any mix", "cover a queen",
+                     "2, each standing for the card it names", "with two seats also K"):
+        assert fragment in result.output
