@@ -79,6 +79,14 @@ class Event(NamedTuple):
 class Game:
     """One hand of a rule set, with the full hidden state. Build with :meth:`new` or :meth:`setup`."""
 
+    # Slots: a fixed set of fields is faster to create and to read in the engine's hot loops.
+    __slots__ = (
+        "rules", "seats", "seed", "rng", "hands", "stock", "discard", "active_suit", "pending_kind",
+        "pending_amount", "pending_mix", "pending_skip", "top_card", "announced", "direction",
+        "to_move", "recycles_left", "passes_in_row", "decisions", "draws_this_turn", "drawn_card",
+        "outcome", "history", "_legal", "public_events",
+    )
+
     def __init__(self, rules: RuleSet, seats: int, seed: int) -> None:
         rules.check_seats(seats)
         self.rules = rules
@@ -105,6 +113,8 @@ class Game:
         self.outcome: Outcome | None = None
         self.history: list[Event] = []
         self._legal: list[ActionType] | None = None
+        # The history as public events, converted once per event (arena.observation fills it).
+        self.public_events: list = []
 
     # -- construction -----------------------------------------------------------------------
 
@@ -376,7 +386,9 @@ class Game:
         if self.pending_skip:
             self.pending_skip = False  # a legal play under a pending skip answers it
         has_effect = rules.has_effect
-        live = moves.live_cards(rules, acting) if any(has_effect[c] for c in acting) else ()
+        # Most plays carry no power at all (and no card of crazy-eights does): skip the effects.
+        live = (moves.live_cards(rules, acting)
+                if rules.any_effect and any([has_effect[c] for c in acting]) else ())
         drew = 0
         if live:
             cancelled, owed = apply_penalties(self, live)

@@ -256,6 +256,8 @@ def legal_plays(game: Game) -> list[Play]:
         openers = [c for c in openers if c == game.drawn_card]  # F4, W3, L9: it leads the play
     if rules.max_cards == 1 or not rules.sets:
         sequences = [[c] for c in openers]
+    elif rules.lone_card_fast and game.drawn_card < 0 and _all_ranks_differ(hand):
+        return _lone_card_plays(rules, openers)  # no pair in hand: every play is one card
     else:
         sequences = _set_plays(rules, hand, openers)
     if rules.any_opener:
@@ -269,6 +271,29 @@ def legal_plays(game: Game) -> list[Play]:
     plays = _with_calls(rules, sequences)
     if rules.last_card != "off":
         plays = _with_announcements(plays, len(hand))
+    return plays
+
+
+def _all_ranks_differ(hand: list[int]) -> bool:
+    """True when no two cards of the hand share a rank (then no set can be laid)."""
+    seen = 0
+    for card in hand:
+        bit = 1 << RANK_OF[card]
+        if seen & bit:
+            return False
+        seen |= bit
+    return True
+
+
+def _lone_card_plays(rules: RuleSet, openers: list[int]) -> list[Play]:
+    """The plays of single cards, straight from the cache (the crazy-eights hot path)."""
+    cache = rules.play_cache
+    plays: list[Play] = []
+    for card in openers:
+        found = cache.get(card)
+        if found is None:
+            found = cache[card] = _plays_of(rules, (card,))
+        plays.extend(found)
     return plays
 
 

@@ -156,7 +156,7 @@ def observe(game: Game, seat: int) -> Observation:
 def public_history(game: Game) -> tuple[HistoryEvent, ...]:
     """The game's history as public events; each event is converted once per game (a cache on
     the game, extended as it grows), so observing stays linear in the game's length."""
-    cache = game.__dict__.setdefault("_public_history", [])
+    cache = game.public_events
     history = game.history
     if len(cache) < len(history):
         cache.extend(HistoryEvent(e.seat, str(e.action), e.drew) for e in history[len(cache):])

@@ -96,6 +96,10 @@ class RuleSet:
     kind_bits: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
     # True when legal plays need a last pass (finishing bans, last-card variants): one test.
     post_plays: bool = field(repr=False, compare=False, default=False)
+    # True when a hand without pairs can only lay single cards, listed straight from the cache:
+    # sets of every rank, no suit openers, no finishing bans or last-card variants (C2).
+    lone_card_fast: bool = field(repr=False, compare=False, default=False)
+    any_effect: bool = field(repr=False, compare=False, default=True)  # any card with has_effect
     play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.moves
 
     def hand_size_for(self, seats: int) -> int:
@@ -406,17 +410,22 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
     chained = bool(values["runs"] or values["pickup_chain"] or any_cover or values["jokers"]
                    or values["opener_scope"] != "play")
     simple = not (chained or any_suit_only or any(p.cancel_needs for p in power_of))
+    any_opener = any(p.opens_suit for p in power_of)
+    post_plays = bool(values["no_finish"] or values["no_finish_two_seats"] or values["last_card"] != "off")
     return {
         "power_of": power_of,
         "wild": tuple(p.wild or c >= 52 for c, p in enumerate(power_of)),  # L8: a joker is wild
         "chained": chained, "pickup_card": tuple(bool(p.pickup) for p in power_of),
         "opens": tuple(p.opens_suit for p in power_of),
         "has_effect": tuple(bool(p.pickup or p.cancels or p.skip or p.reverse or p.swap) for p in power_of),
+        "any_effect": any(p.pickup or p.cancels or p.skip or p.reverse or p.swap for p in power_of),
         "answers": {k: frozenset(c for c, p in enumerate(power_of) if k in p.answers) for k in kinds},
-        "any_opener": any(p.opens_suit for p in power_of),
+        "any_opener": any_opener,
         "simple": simple, "any_suit_only": any_suit_only, "any_cover": any_cover,
         "kind_bits": {k: 1 << i for i, k in enumerate(kinds)},
-        "post_plays": bool(values["no_finish"] or values["no_finish_two_seats"] or values["last_card"] != "off"),
+        "post_plays": post_plays,
+        "lone_card_fast": (simple and not any_opener and not post_plays
+                           and values["set_ranks"] == (1 << 13) - 1 and values["max_cards"] != 1),
     }
 
 
