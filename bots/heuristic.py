@@ -87,7 +87,8 @@ class Bot:
         """What holding one card is worth as an option for later turns."""
         if power.wild:
             return 1.6
-        value = 0.0
+        # A card that names the suit without being wild (irish aces, I2) still changes the game.
+        value = 0.6 if power.calls_suit else 0.0
         if power.pickup:
             value += 0.5 + 0.1 * power.pickup
         if power.cancels:
