@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 from arena.errors import ArenaError
 from arena.game import Game
@@ -66,14 +65,6 @@ def bench_inprocess(rules: RuleSet, games: int, seats: int, seed: int = 0) -> Be
     for index in range(games):
         decisions += play_random_game(rules, seats, seed + index, rng).decisions
     return BenchResult(rules.name, games, seats, time.perf_counter() - start, decisions)
-
-
-def builtin_bot(name: str) -> Path:
-    """The file of a built-in bot (``random``, ``greedy``, ``heuristic``) shipped in ``bots/``."""
-    path = Path(__file__).resolve().parent.parent / "bots" / f"{name}.py"
-    if not path.is_file():
-        raise ArenaError(f"built-in bot {name!r} not found at {path}")
-    return path
 
 
 class PeerUnavailable(ArenaError):

@@ -9,12 +9,13 @@ from typing import Optional, Sequence
 import typer
 from rich.console import Console
 
-from arena.bench import bench_inprocess, bench_openspiel, bench_sandboxed, builtin_bot
+from arena.bench import bench_inprocess, bench_openspiel, bench_sandboxed
 from arena.cli.common import app, console, handles_errors
 from arena.cli.tournament import HOME_OPTION, load_stored_game
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.game import Game
 from arena.position import load_position
+from arena.workspace import Workspace, builtin_dir
 from arena.render import render_bench, render_sandbox_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
 from arena.rules import load_rules, preset_names
 
@@ -98,7 +99,8 @@ def bench(
     seat_count = seats or rule_set.seats_default
     rule_set.check_seats(seat_count)
     if sandbox:
-        measured = bench_sandboxed(rule_set, games, seat_count, builtin_bot("random"), seed)
+        random_bot = Workspace(builtin_dir().parent).resolve_bot("random").path
+        measured = bench_sandboxed(rule_set, games, seat_count, random_bot, seed)
         if as_json:
             print(json.dumps(measured.to_json()))
         else:
