@@ -255,3 +255,14 @@ def test_rules_shows_how_london_plays_chain_and_its_jokers() -> None:
     for fragment in ("run in suit", "stack pickup cards in any mix", "cover a queen",
                      "2, each standing for the card it names", "with two seats also K"):
         assert fragment in result.output
+
+
+def test_bench_sandbox_json_has_the_documented_keys() -> None:
+    """Issue 3: sandboxed games/s, the decision round trip and the raw IPC cost beside it."""
+    result = invoke("bench", "--sandbox", "--games", "5", "--seats", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    for key in ("games_per_s", "decisions_per_s", "round_trip_us", "raw_round_trip_us",
+                "inprocess_games_per_s"):
+        assert data[key] > 0, key
+    assert data["rules"] == "switch" and data["games"] == 5
