@@ -96,13 +96,52 @@ def test_bot_runs_under_its_slot_uid_with_limits(make_bot) -> None:
         b"HOME", b"LANG", b"PATH", b"PYTHONUNBUFFERED", b"TMPDIR"]
 
 
-@pytest.mark.skipif(IS_ROOT, reason="checks the degraded mode of a non-root referee")
+NON_ROOT_PROBE = """
+import logging, sys
+logging.basicConfig(level=logging.WARNING, stream=sys.stdout, format="%(message)s")
+from arena.sandbox import confine
+layers = confine.available_layers()
+print("uid", layers.uid, "netns", layers.netns, "cgroup", layers.cgroup)
+"""
+
+
 def test_without_root_layers_degrade_with_a_warning(caplog) -> None:
-    confine.available_layers.cache_clear()
-    with caplog.at_level(logging.WARNING, logger="arena.sandbox"):
-        layers = confine.available_layers()
-    assert not layers.uid and not layers.netns
-    assert any("not running as root" in r.message for r in caplog.records)
+    """A referee that is not root gets fewer layers, and one clear warning says so. As root,
+    the probe runs in a child process that has dropped to an unprivileged uid."""
+    if not IS_ROOT:
+        confine.available_layers.cache_clear()
+        with caplog.at_level(logging.WARNING, logger="arena.sandbox"):
+            layers = confine.available_layers()
+        assert not layers.uid and not layers.netns
+        assert any("not running as root" in r.message for r in caplog.records)
+        return
+    output = _run_as_nobody(NON_ROOT_PROBE)
+    assert "uid False netns False cgroup False" in output
+    assert "not running as root" in output
+
+
+def _run_as_nobody(code: str) -> str:
+    """Run ``code`` with a world-readable copy of the arena package, as uid/gid 65534."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from arena.sandbox.runtime import find_python
+
+    python = find_python(True)
+    assert python is not None, "no Python reachable by an unprivileged uid"
+    folder = Path(tempfile.mkdtemp(prefix="arena-nonroot-"))
+    try:
+        shutil.copytree(Path(confine.__file__).resolve().parents[1], folder / "arena",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for path in [folder, *folder.rglob("*")]:
+            path.chmod(0o755)
+        result = subprocess.run([str(python), "-I", "-c", f"import sys; sys.path.insert(0, {str(folder)!r})\n{code}"],
+                                user=65534, group=65534, extra_groups=[], capture_output=True,
+                                text=True, timeout=30, cwd=folder)
+        return result.stdout + result.stderr
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @needs_root
