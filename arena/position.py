@@ -184,16 +184,19 @@ def _apply_pending_skip(fields: _Fields, game: Game, value: Any) -> None:
 
 
 def _apply_pending(fields: _Fields, game: Game, value: Any) -> None:
+    """``{kind, amount}``, plus ``holds`` (the kinds in a mixed stack, L3) where it matters."""
     kinds = sorted({p.stack for p in game.rules.power_of if p.stack})
-    if not isinstance(value, dict) or set(value) != {"kind", "amount"}:
-        raise fields.fail("pending", f"expected {{kind: ..., amount: N}}, got {value!r}")
+    if not isinstance(value, dict) or not {"kind", "amount"} <= set(value) <= {"kind", "amount", "holds"}:
+        raise fields.fail("pending", f"expected {{kind: ..., amount: N}} (and holds: [...]), got {value!r}")
     if value["kind"] not in kinds:
         raise fields.fail("pending", f"kind must be one of {kinds}, got {value['kind']!r}")
     amount = value["amount"]
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         raise fields.fail("pending", f"amount must be an integer >= 0, got {amount!r}")
-    pending = Pending(value["kind"], amount)
-    game.pending_kind, game.pending_amount = (pending.kind, pending.amount) if amount else (None, 0)
+    holds = value.get("holds", [value["kind"]])
+    if not isinstance(holds, list) or not holds or any(k not in kinds for k in holds):
+        raise fields.fail("pending", f"holds must be a list of kinds from {kinds}, got {holds!r}")
+    game.set_pending(Pending(value["kind"], amount, tuple(holds)))
 
 
 def _recycles(fields: _Fields, value: Any) -> int | None:

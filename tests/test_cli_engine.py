@@ -266,3 +266,33 @@ def test_bench_sandbox_json_has_the_documented_keys() -> None:
                 "inprocess_games_per_s"):
         assert data[key] > 0, key
     assert data["rules"] == "switch" and data["games"] == 5
+
+
+LONDON_STACK = """\
+rules: london
+hands: [[JH, 3C], [4D, 5D]]
+top: JS
+active_suit: S
+pending: {kind: jack, amount: 7, holds: [two, jack]}
+moves: [JH]
+"""
+
+
+def test_L3_a_position_can_pend_a_mixed_stack_that_a_red_jack_cancels(tmp_path: Path) -> None:
+    """A 2 and a black jack in the stack (7 to pick up): the red jack cancels all of it."""
+    result = invoke("replay", str(write(tmp_path, LONDON_STACK)), "--json")
+    assert result.exit_code == 0, result.output
+    state = json.loads(result.output)
+    assert state["pending"] is None and state["hands"][0] == ["3C"] and state["to_move"] == 1
+
+
+def test_L3_a_red_jack_does_not_answer_a_stack_of_twos_only(tmp_path: Path) -> None:
+    text = LONDON_STACK.replace("{kind: jack, amount: 7, holds: [two, jack]}", "{kind: two, amount: 4, holds: [two]}")
+    result = invoke("replay", str(write(tmp_path, text)), "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.output)["error"] == "illegal"
+
+
+def test_a_pending_stack_with_an_unknown_kind_is_refused(tmp_path: Path) -> None:
+    text = LONDON_STACK.replace("holds: [two, jack]", "holds: [two, queen]")
+    assert_one_line_error(invoke("replay", str(write(tmp_path, text))), "pending", "holds")
