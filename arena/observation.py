@@ -62,6 +62,7 @@ class Observation:
     rules: dict[str, Any] = field(repr=False)
     legal: tuple[str, ...] = field(repr=False, default=())
     top_as: Card | None = None  # L8: the card a joker on top stands for (None: the top is no joker)
+    pending_skip: bool = False  # B3, I2: a skip waits for the seat to move (answer it or pass)
 
     @property
     def top_acting(self) -> Card:
@@ -92,6 +93,7 @@ class Observation:
             "legal": list(self.legal),
             "events": [[e.seat, e.action, e.drew] for e in self.history[since:]],
             **({"top_as": NAMES[self.top_as]} if self.top_as is not None else {}),
+            **({"pending_skip": True} if self.pending_skip else {}),
         }
 
     @classmethod
@@ -114,6 +116,7 @@ class Observation:
             rules_name=rules.get("name", ""), rules=rules.get("settings", {}),
             legal=tuple(obs["legal"]),
             top_as=_card(obs["top_as"]) if obs.get("top_as") else None,
+            pending_skip=bool(obs.get("pending_skip", False)),
         )
 
 
@@ -150,6 +153,7 @@ def observe(game: Game, seat: int) -> Observation:
         rules=copy.deepcopy(game.rules.settings),  # a copy: nothing of the referee's is shared
         legal=legal,
         top_as=CARDS[game.top_card] if game.discard[-1] >= 52 else None,
+        pending_skip=game.pending_skip,
     )
 
 
@@ -187,4 +191,5 @@ def wire_observation(game: Game, seat: int, since: int) -> dict[str, Any]:
         "legal": [str(a) for a in game.legal_actions()] if to_move else [],
         "events": [[e.seat, str(e.action), e.drew] for e in game.history[since:]],
         **({"top_as": NAMES[game.top_card]} if game.discard[-1] >= 52 else {}),
+        **({"pending_skip": True} if game.pending_skip else {}),
     }
