@@ -248,8 +248,8 @@ def legal_plays(game: Game) -> list[Play]:
     elif game.active_suit < 0:
         openers = list(hand)
     else:
-        suit, rank, wild = game.active_suit, RANK_OF[game.top_card], rules.wild
-        openers = [c for c in hand if wild[c] or SUIT_OF[c] == suit or RANK_OF[c] == rank]
+        fits = rules.playable_on[game.active_suit * 13 + RANK_OF[game.top_card]]
+        openers = [c for c in hand if c in fits]
     if not openers:
         return []
     if game.drawn_card >= 0 and rules.after_draw == "may-play":

@@ -100,6 +100,9 @@ class RuleSet:
     # sets of every rank, no suit openers, no finishing bans or last-card variants (C2).
     lone_card_fast: bool = field(repr=False, compare=False, default=False)
     any_effect: bool = field(repr=False, compare=False, default=True)  # any card with has_effect
+    # playable_on[suit * 13 + rank]: the cards that may start a play on that active suit and top
+    # rank with no penalty pending (wild, same suit or same rank: S3, C2), for simple rule sets.
+    playable_on: tuple[frozenset[int], ...] = field(repr=False, compare=False, default=())
     play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.moves
 
     def hand_size_for(self, seats: int) -> int:
@@ -419,6 +422,11 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
         "opens": tuple(p.opens_suit for p in power_of),
         "has_effect": tuple(bool(p.pickup or p.cancels or p.skip or p.reverse or p.swap) for p in power_of),
         "any_effect": any(p.pickup or p.cancels or p.skip or p.reverse or p.swap for p in power_of),
+        "playable_on": tuple(
+            frozenset(c for c in range(len(power_of))
+                      if c < 52 and (power_of[c].wild or c // 13 == suit or c % 13 == rank)
+                      or c >= 52)
+            for suit in range(4) for rank in range(13)),
         "answers": {k: frozenset(c for c, p in enumerate(power_of) if k in p.answers) for k in kinds},
         "any_opener": any_opener,
         "simple": simple, "any_suit_only": any_suit_only, "any_cover": any_cover,
