@@ -133,11 +133,17 @@ def render_position(console: Console, game: Game) -> None:
     suit = SUITS[game.active_suit] if game.active_suit >= 0 else "any"
     pending = f", pending {game.pending_kind} {game.pending_amount}" if game.pending_kind else ""
     console.print(f"[bold]{game.rules.name}[/], {game.seats} seats, seed {game.seed}: "
-                  f"top {card_markup(NAMES[game.top])}, suit {suit}{pending}, "
+                  f"top {_top_markup(game)}, suit {suit}{pending}, "
                   f"direction {'+1' if game.direction == 1 else '-1'}, stock {len(game.stock)}")
     for seat, hand in enumerate(game.hands):
         marker = "▶" if seat == game.to_move else " "
         console.print(f" {marker} seat {seat}: {cards_markup(NAMES[c] for c in hand)}")
+
+
+def _top_markup(game: Game) -> str:
+    """The top card, and what it stands for when it is a joker (L8): ``X1 (as JS)``."""
+    top = card_markup(NAMES[game.top])
+    return top + f" (as {card_markup(NAMES[game.top_card])})" if game.top >= 52 else top
 
 
 def render_step(console: Console, index: int, seat: int, action: str, drew: int, game: Game) -> None:
@@ -147,7 +153,7 @@ def render_step(console: Console, index: int, seat: int, action: str, drew: int,
     suit = SUITS[game.active_suit] if game.active_suit >= 0 else "any"
     pending = f"  pending {game.pending_kind} {game.pending_amount}" if game.pending_kind else ""
     sizes = " ".join(str(len(h)) for h in game.hands)
-    console.print(f"{index:>4}. seat {seat} {verb}{extra}  ->  top {card_markup(NAMES[game.top])} "
+    console.print(f"{index:>4}. seat {seat} {verb}{extra}  ->  top {_top_markup(game)} "
                   f"suit {suit}{pending}  hands [{sizes}]")
 
 

@@ -296,3 +296,13 @@ def test_L3_a_red_jack_does_not_answer_a_stack_of_twos_only(tmp_path: Path) -> N
 def test_a_pending_stack_with_an_unknown_kind_is_refused(tmp_path: Path) -> None:
     text = LONDON_STACK.replace("holds: [two, jack]", "holds: [two, queen]")
     assert_one_line_error(invoke("replay", str(write(tmp_path, text))), "pending", "holds")
+
+
+def test_L8_a_joker_on_top_shows_the_card_it_stands_for(tmp_path: Path) -> None:
+    """L8: X1 played as the jack of spades acts as it (a black-jack penalty) and keeps that
+    identity on the pile; the JSON adds `top_as`, the person's view says `X1 (as JS)`."""
+    text = "rules: london\nhands: [[X1, 3C, 4C], [4D, 5D]]\ntop: 9S\nmoves: [\"X1:JS\"]\n"
+    path = write(tmp_path, text)
+    state = json.loads(invoke("replay", str(path), "--json").output)
+    assert (state["top"], state["top_as"], state["pending"]) == ("X1", "JS", {"kind": "jack", "amount": 5})
+    assert "top X1 (as JS)" in invoke("replay", str(path)).output
