@@ -80,6 +80,8 @@ class Bot:
         self.rules = build_rules(settings, "heuristic bot")
         self.settings = settings
         self.keep = [self._keep_value(power) for power in self.rules.power_of]
+        for joker in range(52, len(self.keep)):
+            self.keep[joker] = 2.0  # a joker (L8) can become any card: the best card to hold
         self.skippers = [c for c, power in enumerate(self.rules.power_of) if power.skip]
 
     @staticmethod
