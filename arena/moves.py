@@ -362,12 +362,29 @@ def _set_plays(rules: RuleSet, hand: list[int], openers: list[int]) -> list[list
             sequences.append(cards)  # the common case: a lone card of its rank
             continue
         opener_set = opener_set or set(openers)
+        sequences.extend(_rank_group_plays(rules, tuple(cards), opener_set))
+    return sequences
+
+
+def _rank_group_plays(rules: RuleSet, cards: tuple[int, ...], openers: set[int]) -> list[list[int]]:
+    """Every set play from ``cards`` (one rank, in hand order), one per (set, final card).
+
+    The answer depends only on the cards and which of them may lead, so it is computed once
+    per rule set and kept: pairs are common, and their combinations were the hot spot.
+    """
+    leads = sum(1 << i for i, card in enumerate(cards) if card in openers)
+    key = (cards, leads)
+    found = rules.set_cache.get(key)
+    if found is None:
+        found = []
         limit = len(cards) if rules.max_cards is None else min(len(cards), rules.max_cards)
         for size in range(1, limit + 1):
             for group in combinations(cards, size):
                 if size == 1 or not mixes(rules, group):
-                    sequences.extend(_orders_of_set(group, opener_set))
-    return sequences
+                    found.extend(_orders_of_set(group, openers))
+        if len(rules.set_cache) < PLAY_CACHE_SIZE:
+            rules.set_cache[key] = found
+    return found
 
 
 def _orders_of_set(group: tuple[int, ...], openers: set[int]) -> list[list[int]]:

@@ -104,6 +104,7 @@ class RuleSet:
     # rank with no penalty pending (wild, same suit or same rank: S3, C2), for simple rule sets.
     playable_on: tuple[frozenset[int], ...] = field(repr=False, compare=False, default=())
     play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.moves
+    set_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.moves
 
     def hand_size_for(self, seats: int) -> int:
         """Cards dealt to each seat at this table size."""
