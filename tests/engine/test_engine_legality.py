@@ -281,3 +281,22 @@ def test_every_reachable_final_card_is_listed(rules):
         assert plain == {(frozenset(p), p[-1]) for p in listed if not rules.power_of[p[0]].opens_suit}
         checked += 1
     assert checked > 200
+
+
+def test_C2_set_plays_follow_which_cards_may_lead_even_when_cached() -> None:
+    """C2: only the first card of a set must match. The same three 9s held in the same order
+    give different plays on a spade and on a diamond (the set enumeration is cached per rule
+    set, keyed by the cards and which of them may lead)."""
+    from arena.cards import Card
+    from arena.game import Game
+    from arena.rules import load_rules
+
+    rules = load_rules("crazy-eights")
+    nines = [Card.parse(n) for n in ("9S", "9D", "9H")]
+    for top, leader in (("QS", "9S"), ("QD", "9D"), ("QS", "9S")):
+        game = Game.setup(rules, [list(nines), [Card.parse("2C")]], Card.parse(top))
+        plays = [str(p) for p in game.legal_actions()]
+        assert plays and all(p.startswith(leader) for p in plays), (top, plays)
+        assert len(plays) == 1 + 2 + 2  # alone; with one other 9 (2 ways); all three, ending on either
+        for text in plays:
+            game.check(text)
