@@ -9,7 +9,6 @@ notation. Every card value exists once (``CARDS[code]``), so cards compare and h
 
 from __future__ import annotations
 
-from typing import Iterable
 
 from arena.errors import InvalidCardError
 
@@ -94,32 +93,6 @@ def parse_suit(text: str) -> int:
     if len(letter) != 1 or letter not in SUITS:
         raise InvalidCardError(f"unknown suit {text!r}")
     return SUITS.index(letter)
-
-
-def suit_name(suit: int) -> str:
-    """The suit letter of a suit index."""
-    return SUITS[suit]
-
-
-def parse_cards(texts: Iterable[str]) -> list[Card]:
-    """Read several cards; raise :class:`InvalidCardError` on an unknown or repeated card."""
-    cards = [Card.parse(str(t)) for t in texts]
-    seen: set[int] = set()
-    for card in cards:
-        if card in seen:
-            raise InvalidCardError(f"card {card} listed twice")
-        seen.add(card)
-    return cards
-
-
-def card_names(cards: Iterable[int]) -> list[str]:
-    """The notation of each card, in order."""
-    return [NAMES[c] for c in cards]
-
-
-def deck(jokers: int = 0) -> list[Card]:
-    """A fresh, unshuffled deck: the 52 standard cards then ``jokers`` jokers (0-2)."""
-    return list(CARDS[: STANDARD_DECK_SIZE + jokers])
 
 
 def rank_index(text: str) -> int:

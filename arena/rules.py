@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from arena.cards import RANK_OF, RANKS
+from arena.cards import RANK_OF
 from arena.errors import RulesError
 from arena.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
 
@@ -120,10 +120,6 @@ class RuleSet:
     def deck_size(self) -> int:
         """Cards in the deck (52 plus jokers)."""
         return 52 + self.jokers
-
-    def set_rank_ok(self, rank: int) -> bool:
-        """May a later card of a play repeat the previous card's ``rank`` (a set)?"""
-        return bool(self.set_ranks >> rank & 1)
 
     def penalty_kinds(self) -> set[str]:
         """The kinds of penalty some card of the deck starts."""
@@ -480,7 +476,3 @@ def _check_combinations(rules: RuleSet, refuse: Callable[[str, str], RulesError]
     if rules.illegal_play == "blunder" and rules.after_draw == "must-play":
         raise refuse("illegal_play.kind", "blunders cannot be combined with drawing.after_draw 'must-play'")
 
-
-def rank_name(rank: int) -> str:
-    """The notation letter of a rank index."""
-    return RANKS[rank]

@@ -26,7 +26,7 @@ Everything runs in well under a millisecond for ordinary hands.
 
 from math import sqrt
 
-from arena.actions import Draw, Pass, Play
+from arena.actions import Play
 from arena.cards import CARDS, RANK_OF, SUIT_OF, Card
 from arena.rules import build_rules
 
@@ -250,7 +250,7 @@ class Bot:
 
     def _score(self, obs, play) -> float:
         """The value of laying ``play``: volume, firepower, keepers spent, suit left behind."""
-        rules, power_of, seat = self.rules, self.rules.power_of, obs.seat
+        rules, power_of = self.rules, self.rules.power_of
         cards = play.cards
         left = [c for c in obs.hand if c not in cards]
         live = self._live(cards)

@@ -93,10 +93,6 @@ class LineChannel:
         line, self._buf = self._buf[:end], self._buf[end + 1 :]
         return line
 
-    def discard_pending(self) -> None:
-        """Forget buffered output (after a restart, stale bytes belong to no request)."""
-        self._buf = b""
-
     def close(self) -> None:
         """Close both pipe ends held by the referee."""
         for fd in (self.write_fd, self.read_fd):
