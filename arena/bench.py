@@ -143,6 +143,9 @@ class _TimedBot:
     def end_game(self, result: dict) -> None:
         self.bot.end_game(result)
 
+    def close_game(self) -> None:
+        self.bot.close_game()
+
     def log_tail(self, lines: int = 20) -> str:
         return self.bot.log_tail(lines)
 
@@ -158,7 +161,7 @@ def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path, seed: int 
     rotating = raw_round_trip_us(2000, children=seats)
     inprocess = bench_inprocess(rules, games, seats, seed)
     with pinned(True) as cpus:
-        bots = [_TimedBot(SandboxedBot(BotSpec("random", bot_path), Limits(), slot=s, cpus=cpus))
+        bots = [_TimedBot(SandboxedBot(BotSpec("random", bot_path), Limits(), cpus=cpus))
                 for s in range(seats)]
         try:
             referee = Referee(rules)

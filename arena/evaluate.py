@@ -22,10 +22,9 @@ from typing import Callable, Sequence
 
 from arena.referee import GameResult, Referee
 from arena.rules import RuleSet
-from arena.sandbox import BotSpec, Limits, SandboxedBot
+from arena.sandbox import BotSpec, Limits, SandboxedBot, check_isolation
 from arena.tournament.schedule import deal_seed
 
-DEFAULT_SLOT_BASE = 200   # sandbox slots (uids) used by duels: base + worker * 64 + instance
 
 
 @dataclass
@@ -88,19 +87,23 @@ def schedule(bot_count: int, seats: int, games: int, seed: int) -> list[tuple[in
 
 def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None = None, *,
          seed: int = 0, limits: Limits | None = None, workers: int | None = None,
-         slot_base: int = DEFAULT_SLOT_BASE,
+         trusted: bool = False,
          progress: Callable[[int], None] | None = None) -> DuelResult:
     """Play ``games`` sandboxed games between ``specs`` (2 or more, names unique); tally them.
 
-    ``progress`` is called in the parent with the number of games finished so far.
+    ``progress`` is called in the parent with the number of games finished so far. ``trusted``
+    runs the bots without isolation; otherwise a machine without it is refused
+    (:class:`~arena.sandbox.IsolationUnavailable`).
     """
+    if not trusted:
+        check_isolation()
     seat_count = seats or rules.seats_default
     rules.check_seats(seat_count)
     _check_specs(specs, seat_count)
     plan = schedule(len(specs), seat_count, games, seed)
     worker_count = max(1, min(workers or os.cpu_count() or 1, len(plan) // 20 or 1))
     chunks = [plan[i::worker_count] for i in range(worker_count)]
-    jobs = [(list(specs), rules, chunk, limits or Limits(), slot_base + w * 64) for w, chunk in enumerate(chunks)]
+    jobs = [(list(specs), rules, chunk, limits or Limits(), trusted) for chunk in chunks]
     if worker_count == 1:
         outcomes = [_play_chunk(jobs[0], progress)]
     else:
@@ -125,7 +128,7 @@ def _check_specs(specs: Sequence[BotSpec], seats: int) -> None:
 
 def _play_chunk(job, progress: Callable[[int], None] | None = None) -> list[tuple[int | None, list[tuple[int, str]]]]:
     """Play one worker's games: (winning seat, [(seat, fault code)]) per game, in order."""
-    specs, rules, chunk, limits, slot = job
+    specs, rules, chunk, limits, trusted = job
     referee = Referee(rules)
     pool: dict[tuple[int, int], SandboxedBot] = {}   # (bot index, copy number) -> process
     results = []
@@ -137,7 +140,7 @@ def _play_chunk(job, progress: Callable[[int], None] | None = None) -> list[tupl
                 key = (bot, copies[bot])
                 copies[bot] += 1
                 if key not in pool:
-                    pool[key] = SandboxedBot(specs[bot], limits, slot=slot + len(pool))
+                    pool[key] = SandboxedBot(specs[bot], limits, trusted=trusted)
                 clients.append(pool[key])
             result: GameResult = referee.play(clients, seed)
             results.append((result.winner, [(f.seat, f.code) for f in result.faults]))

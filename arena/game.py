@@ -263,6 +263,21 @@ class Game:
             return [DRAW]  # C4: an unplayable draw with draws left must draw again
         return [DRAW] if self.can_draw() else [PASS]
 
+    def lone_action_is_public(self) -> bool:
+        """Whether a forced draw or pass here tells the table nothing it cannot already see.
+
+        True where the rules allow that draw or pass only to a seat that cannot play, so the
+        action itself says so (RULINGS G2 lets the referee apply it without asking). False
+        where the same action is also a choice (W2: drawing instead of playing; F4, W3, L9:
+        passing on a playable drawn card; B3, I2: accepting a skip one could answer): being
+        forced there would reveal a hand without a playable card, so the seat is asked anyway.
+        """
+        if self.pending_skip:
+            return False
+        if self.drawn_card >= 0:
+            return self.rules.after_draw != "may-play"
+        return self.rules.draw_when != "any"
+
     def next_cards(self, prefix: Sequence[int], roles: Sequence[int] | None = None) -> list[Card]:
         """The cards of the hand that may be laid after ``prefix`` (empty: the legal first cards);
         ``roles`` gives the card each laid card acts as when the prefix holds a joker (L8).

@@ -3,7 +3,9 @@
 The referee owns the :class:`~arena.game.Game`; each bot is a :class:`BotClient` (in practice a
 :class:`~arena.sandbox.SandboxedBot`, a separate process) that receives only its seat's wire
 observation. Forced actions (RULINGS G2: exactly one legal action, a draw or a pass) are applied
-without asking the bot. A bot that faults (``TIMEOUT``, ``CRASH``, ``MEMORY``, ``INVALID``,
+without asking the bot where being forced tells nothing hidden; where the same draw or pass
+could also have been a choice, the seat is asked anyway, so that neither the time a game takes
+nor anything else shows that its hand had no playable card (docs/sandbox.md). A bot that faults (``TIMEOUT``, ``CRASH``, ``MEMORY``, ``INVALID``,
 ``ILLEGAL``, ``INIT_FAIL``) is placed last in that game and its seat is played on by a seeded
 fallback policy (uniform among legal actions), so the other seats' game finishes normally.
 A rule set played as a match of several hands (RULINGS F2) is one game for the tournament:
@@ -38,6 +40,9 @@ class BotClient(Protocol):
 
     def end_game(self, result: dict) -> None:
         """Send the end message; raise BotFault on failure."""
+
+    def close_game(self) -> None:
+        """The game (every hand of a match) is over: end the bot's process for it."""
 
     def log_tail(self, lines: int = 20) -> str:
         """The bot's last log lines."""
@@ -93,13 +98,17 @@ class Referee:
         match = Match.new(self.rules, len(bots), deal_seed)
         faults: dict[int, SeatFault] = {}
         fallback = [random.Random(seat_seed(deal_seed, s, "fallback")) for s in range(len(bots))]
-        while True:
-            game = match.current
-            self._start_hand(bots, match, faults)
-            self._play_hand(game, bots, faults, fallback)
-            self._end_hand(bots, match, game, faults)
-            if match.next_hand() is None:
-                break
+        try:
+            while True:
+                game = match.current
+                self._start_hand(bots, match, faults)
+                self._play_hand(game, bots, faults, fallback)
+                self._end_hand(bots, match, game, faults)
+                if match.next_hand() is None:
+                    break
+        finally:
+            for bot in bots:  # every game is played by bot processes that saw no other
+                bot.close_game()
         return self._result(match, faults, time.perf_counter() - start)
 
     def _start_hand(self, bots: list[BotClient], match: Match, faults: dict[int, SeatFault]) -> None:
@@ -120,7 +129,7 @@ class Referee:
         while game.outcome is None:
             seat = game.to_move
             legal = game.legal_actions()
-            if len(legal) == 1 and not isinstance(legal[0], Play):
+            if len(legal) == 1 and not isinstance(legal[0], Play) and game.lone_action_is_public():
                 game.apply_legal(legal[0])  # G2: a forced draw or pass needs no bot
             elif seat in faults:
                 game.apply_legal(fallback[seat].choice(legal))

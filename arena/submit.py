@@ -26,10 +26,9 @@ from pathlib import Path
 from arena.errors import ArenaError, ConfigError
 from arena.referee import Referee
 from arena.rules import DEFAULT_PRESET, RuleSet, load_rules
-from arena.sandbox import BotFault, BotSpec, Limits, SandboxedBot
+from arena.sandbox import BotFault, BotSpec, Limits, SandboxedBot, check_isolation
 from arena.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, check_name
 
-SUBMIT_SLOT_BASE = 120         # sandbox slots used by validation games
 VALIDATION_SEEDS = (11, 12, 13, 14)
 TAIL_LINES = 8
 
@@ -66,8 +65,15 @@ class ValidationReport:
 
 
 def validate(path: Path, class_name: str = "Bot", rules: RuleSet | None = None,
-             limits: Limits | None = None, workspace: Workspace | None = None) -> ValidationReport:
-    """Run the checks of the module docstring on the bot file ``path``."""
+             limits: Limits | None = None, workspace: Workspace | None = None, *,
+             trusted: bool = False) -> ValidationReport:
+    """Run the checks of the module docstring on the bot file ``path``.
+
+    ``trusted`` plays without isolation; otherwise a machine without it is refused
+    (:class:`~arena.sandbox.IsolationUnavailable`) before any check runs.
+    """
+    if not trusted:
+        check_isolation()
     report = ValidationReport(Path(path))
     rules = rules or load_rules(DEFAULT_PRESET)
     limits = limits or Limits()
@@ -81,7 +87,7 @@ def validate(path: Path, class_name: str = "Bot", rules: RuleSet | None = None,
         if detail is not None:
             return report
     spec = BotSpec(name="candidate", path=Path(path).resolve(), class_name=class_name)
-    _play_checks(report, spec, rules, limits, workspace or Workspace.locate())
+    _play_checks(report, spec, rules, limits, workspace or Workspace.locate(), trusted)
     return report
 
 
@@ -118,25 +124,25 @@ def _check_contract(path: Path, class_name: str) -> str | None:
 
 
 def _play_checks(report: ValidationReport, spec: BotSpec, rules: RuleSet, limits: Limits,
-                 workspace: Workspace) -> None:
+                 workspace: Workspace, trusted: bool) -> None:
     """``load``, ``self-play`` and ``vs-builtins``: sandboxed, stopping at the first fault."""
     seats = rules.seats_default
     bots: list[SandboxedBot] = []
     try:
-        candidate = SandboxedBot(spec, limits, slot=SUBMIT_SLOT_BASE)
+        candidate = SandboxedBot(spec, limits, trusted=trusted)
         bots.append(candidate)
         detail = _load(candidate, seats, rules)
         report.checks.append(Check("load", detail is None, detail or ""))
         if detail is not None:
             return
-        copies = [candidate] + [SandboxedBot(spec, limits, slot=SUBMIT_SLOT_BASE + i) for i in range(1, seats)]
+        copies = [candidate] + [SandboxedBot(spec, limits, trusted=trusted) for i in range(1, seats)]
         bots.extend(copies[1:])
         detail = _games(Referee(rules), [copies], VALIDATION_SEEDS[:1])
         report.checks.append(Check("self-play", detail is None, detail or ""))
         if detail is not None:
             return
-        builtins = [SandboxedBot(workspace.resolve_bot(n), limits, slot=SUBMIT_SLOT_BASE + 10 + i)
-                    for i, n in enumerate(BUILTIN_BOTS)]
+        builtins = [SandboxedBot(workspace.resolve_bot(n), limits, trusted=trusted)
+                    for n in BUILTIN_BOTS]
         bots.extend(builtins)
         tables = [_table(candidate, builtins, seats, rotation) for rotation in range(3)]
         detail = _games(Referee(rules), tables, VALIDATION_SEEDS[1:])

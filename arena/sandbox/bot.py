@@ -12,8 +12,9 @@ from arena.errors import ArenaError
 from arena.sandbox import confine
 from arena.sandbox.channel import ChannelClosed, ReplyTooLong
 from arena.sandbox.faults import BotFault, FaultCode
-from arena.sandbox.process import BotFolder, BotProcess, warn_once
-from arena.sandbox.runtime import find_python
+from arena.sandbox.confine import IsolationUnavailable
+from arena.sandbox.leases import LeaseError
+from arena.sandbox.template import BotTemplate, GameProcess, TemplateError
 from arena.sandbox.spec import BotSpec, Limits
 
 WALL_SLACK = 0.25    # seconds added to every wall-clock watchdog (process wake-up, scheduling)
@@ -26,50 +27,48 @@ class _Timeout(Exception):
 
 
 class SandboxedBot:
-    """One bot in its own confined process, reused across games.
+    """One bot: a template process, and a fresh confined process for every game it plays.
 
-    ``slot`` selects the concurrent sandbox slot, hence the bot's own unprivileged uid;
-    two bots running at the same time must use different slots. ``cpus`` pins the bot
-    to those CPUs (pinning referee and bot to one core saves the cross-core wake-ups).
+    The first :meth:`start_game` after construction or after :meth:`close_game` starts a new
+    game process (a match of several hands keeps its process from hand to hand); a fault kills
+    it. ``trusted`` skips the isolation (only for bots you wrote yourself); otherwise the
+    template refuses to start where the isolation is unavailable (``INIT_FAIL`` naming what
+    is missing). ``cpus`` pins the bot to those CPUs.
     """
 
-    def __init__(self, spec: BotSpec, limits: Limits, slot: int = 0, *,
-                 cpus: Iterable[int] | None = None) -> None:
-        self.spec, self.limits, self.slot = spec, limits, slot
+    def __init__(self, spec: BotSpec, limits: Limits, *, cpus: Iterable[int] | None = None,
+                 trusted: bool = False) -> None:
+        self.spec, self.limits, self.trusted = spec, limits, trusted
         self._cpus = set(cpus) if cpus is not None else None
-        self._proc: BotProcess | None = None
-        self._folder: BotFolder | None = None
-        self._cgroup: confine.Cgroup | None = None
+        self._template: BotTemplate | None = None
+        self._game: GameProcess | None = None
+        self._last: GameProcess | None = None   # the latest game's process, for its log
         self._faulted = False
         self._bank_left = limits.bank
-        self._final_tail = ""
 
     # -- lifecycle -------------------------------------------------------------------
 
     @property
     def pid(self) -> int | None:
-        """The bot process id while it runs."""
-        return self._proc.pid if self._proc else None
+        """The game process's pid (in the referee's PID namespace) while it runs."""
+        return self._game.pid if self._game else None
 
     def start_game(self, info: dict) -> None:
-        """Send ``start``; (re)start the process first if it is not running or faulted.
+        """Send ``start``, in a fresh game process unless one is open for this match.
 
         Raises :class:`BotFault` (``INIT_FAIL``, or ``MEMORY``) if no ``ok`` arrives within
         ``limits.init_time``.
         """
-        if self._proc is not None and self._faulted:
-            self._stop()
+        if self._game is not None and self._faulted:
+            self.close_game()
         self._faulted = False
         deadline = time.monotonic() + self.limits.init_time
-        if self._proc is None:
-            self._launch()
-        assert self._proc is not None and self._folder is not None
-        self._folder.trim_log(self.limits.log_bytes)
+        if self._game is None:
+            self._open_game()
         try:
             self._expect_ok({**info, "type": "start"}, deadline)
         except BotFault as fault:
             raise self._as_init_fail(fault) from None
-        self._proc.ensure_cpu_backstop()
         self._bank_left = self.limits.bank
 
     def act(self, message: dict) -> str:
@@ -90,25 +89,27 @@ class SandboxedBot:
         return self._action(line)
 
     def end_game(self, result: dict) -> None:
-        """Send ``end``; wait for ``ok``. A fault is raised, and the process restarts next game."""
-        if self._proc is None:
+        """Send ``end``; wait for ``ok``. A fault is raised (and the process killed)."""
+        if self._game is None:
             return
         self._expect_ok({"type": "end", "result": result}, time.monotonic() + self.limits.init_time)
 
-    def close(self) -> None:
-        """Kill everything the bot started and remove its folder, log and cgroup."""
+    def close_game(self) -> None:
+        """End the game's process: the next :meth:`start_game` plays in a fresh one."""
         self._stop()
-        if self._folder is not None:
-            self._final_tail = self._read_tail(self.limits.log_bytes)
-            self._folder.remove()
-            self._folder = None
-        if self._cgroup is not None:
-            self._cgroup.remove()
-            self._cgroup = None
+
+    def close(self) -> None:
+        """Kill every process of the bot and give back what it held."""
+        self._stop()
+        if self._template is not None:
+            self._template.close()
+            self._template = None
 
     def log_tail(self, lines: int = 20) -> str:
-        """The last ``lines`` lines of the bot's own output (prints and stderr)."""
-        text = self._read_tail(self.limits.log_bytes) if self._folder else self._final_tail
+        """The last ``lines`` lines of the bot's own output in its latest game."""
+        if self._last is None:
+            return ""
+        text = self._last.read_log_tail(self.limits.log_bytes).decode("utf-8", "replace")
         return "\n".join(text.splitlines()[-lines:])
 
     def __enter__(self) -> "SandboxedBot":
@@ -118,37 +119,37 @@ class SandboxedBot:
                  tb: TracebackType | None) -> None:
         self.close()
 
-    # -- process ---------------------------------------------------------------------
+    # -- processes -------------------------------------------------------------------
 
-    def _launch(self) -> None:
-        """Create the folder (once) and start a confined process."""
-        layers = confine.available_layers()
-        uid = confine.slot_uid(self.slot) if layers.uid else None
-        if uid is not None and self.spec.path is not None and find_python(True) is None:
-            warn_once("python", "no Python 3.11 reachable by an unprivileged uid: Python bots "
-                      "keep the referee's uid (install python3.11 system-wide)")
-            uid = None
-        if self._folder is None:
-            self._folder = BotFolder(self.spec, self.slot, uid)
-            if layers.cgroup:
-                self._cgroup = confine.Cgroup(f"arena-{self._folder.name}")
+    def _open_game(self) -> None:
+        """A fresh game process from the template (started, or restarted, as needed)."""
         try:
-            self._proc = BotProcess(self.spec, self.limits, self._folder, self._cgroup, self._cpus)
-        except (OSError, ArenaError, ValueError) as exc:
-            raise self._fault(FaultCode.INIT_FAIL, f"could not start: {exc}") from exc
-        except Exception as exc:  # subprocess.SubprocessError from a failed confinement step
-            raise self._fault(FaultCode.INIT_FAIL, f"could not confine: {exc}") from exc
+            if self._template is not None and not self._template.alive():
+                self._template.close()
+                self._template = None
+            if self._template is None:
+                if not self.trusted:
+                    confine.check_isolation()
+                self._template = BotTemplate(self.spec, self.limits, confine_bots=not self.trusted,
+                                             cpus=self._cpus)
+            game = self._template.new_game()
+        except (TemplateError, IsolationUnavailable, LeaseError, OSError) as exc:
+            raise self._fault(FaultCode.INIT_FAIL, f"could not start: {exc}") from None
+        if self._last is not None:
+            self._last.close_log()
+        self._game = self._last = game
 
-    def _stop(self) -> int | None:
-        """Kill the process (if any); its status."""
-        proc, self._proc = self._proc, None
-        return proc.kill() if proc is not None else None
+    def _stop(self) -> None:
+        """Kill the game process (if any)."""
+        game, self._game = self._game, None
+        if game is not None:
+            game.kill()
 
-    def _running(self) -> BotProcess:
+    def _running(self) -> GameProcess:
         """The live process, or CRASH when the referee asks a stopped bot."""
-        if self._proc is None:
+        if self._game is None:
             raise self._fault(FaultCode.CRASH, "the bot is not running (start_game first)")
-        return self._proc
+        return self._game
 
     # -- one exchange ----------------------------------------------------------------
 
@@ -166,7 +167,7 @@ class SandboxedBot:
         except ChannelClosed as exc:
             raise self._death_fault(str(exc)) from None
 
-    def _wait_line(self, proc: BotProcess, deadline: float, cpu_limit: float | None) -> bytes:
+    def _wait_line(self, proc: GameProcess, deadline: float, cpu_limit: float | None) -> bytes:
         """Poll for the reply, waking only when the CPU budget could be spent.
 
         The CPU clock cannot run faster than the wall clock, so sleeping for the CPU time
@@ -221,8 +222,8 @@ class SandboxedBot:
 
     def _death_fault(self, reason: str) -> BotFault:
         """The channel closed: wait briefly for the exit status, then name the death."""
-        assert self._proc is not None
-        status = self._proc.wait_exit(1.0)
+        assert self._game is not None
+        status = self._game.wait_exit(1.0)
         if status is None:
             self._stop()
             return self._fault(FaultCode.CRASH, f"{reason} (still running: killed)")
@@ -247,12 +248,6 @@ class SandboxedBot:
             return fault
         return BotFault(FaultCode.INIT_FAIL, f"{fault.code.value}: {fault.detail}", fault.log_tail,
                         bot=fault.bot, returncode=fault.returncode)
-
-    def _read_tail(self, size: int) -> str:
-        """The end of the log as text."""
-        if self._folder is None:
-            return self._final_tail
-        return self._folder.read_log_tail(size).decode("utf-8", "replace")
 
 
 def _describe(status: int | None) -> str:

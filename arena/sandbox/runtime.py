@@ -1,9 +1,10 @@
-"""The world-readable runtime folder: the bot host and a copy of the ``arena`` package.
+"""The runtime folder: the bot host, a copy of the ``arena`` package and the seccomp filter.
 
 The repository may live where a bot's uid cannot read it (CI clones as root into an unknown
-folder), so once per referee process the pure-stdlib package files are copied into a temp
-folder that every slot uid can read, and byte-compiled there (a bot's uid cannot write
-``__pycache__``, and compiling on every start would cost milliseconds).
+folder), so once per referee process the package's Python files are copied into a temp folder
+that every bot uid can read, and byte-compiled there (a bot cannot write ``__pycache__``, and
+compiling on every start would cost milliseconds). A template mounts ``rt/`` read-only at
+``/arena`` in its own root, which it builds on the empty mount point ``root/``.
 """
 
 from __future__ import annotations
@@ -19,36 +20,38 @@ import tempfile
 from pathlib import Path
 
 import arena
+from arena.sandbox import seccomp
 
 log = logging.getLogger("arena.sandbox")
 
 HOST_SCRIPT = "arena_host.py"
-HOST_FILTER = "host.bpf"
+BOT_FILTER = "bot.bpf"
 _PYTHON_CANDIDATES = ("/usr/bin/python3.11", "/usr/local/bin/python3.11", "/usr/bin/python3")
 
 
 class Runtime:
-    """One per referee process: ``base`` (0711) holds ``rt/`` (0755), ``logs/`` and slot folders."""
+    """One per referee process: ``base`` (0711) holds ``rt/``, ``root/`` and trusted workdirs."""
 
-    def __init__(self, host_filter: bytes | None) -> None:
+    def __init__(self, bot_filter: bytes | None) -> None:
         self.pid = os.getpid()
         self.base = Path(tempfile.mkdtemp(prefix="arena-sandbox-"))
-        # Slot uids may pass through base to their own folder, not list it.
+        # Bot uids may pass through base to rt/ and root/, not list it.
         os.chmod(self.base, 0o711)
         self.rt = self.base / "rt"
-        self.logs = self.base / "logs"
-        self.logs.mkdir(mode=0o700)
-        self._copy_package(host_filter)
+        self.root = self.base / "root"
+        self.root.mkdir(mode=0o755)
+        self.root.chmod(0o755)
+        self._copy_package(bot_filter)
         atexit.register(self.remove)
 
-    def _copy_package(self, host_filter: bytes | None) -> None:
+    def _copy_package(self, bot_filter: bytes | None) -> None:
         """Copy ``arena``'s .py files and the host script, then byte-compile them."""
         source = Path(arena.__file__).resolve().parent
         shutil.copytree(source, self.rt / "arena", ignore=shutil.ignore_patterns(
             "__pycache__", "*.pyc", "*.so", "py.typed", "*.yaml"))
         shutil.copy2(source / "sandbox" / "host.py", self.rt / HOST_SCRIPT)
-        if host_filter is not None:
-            (self.rt / HOST_FILTER).write_bytes(host_filter)
+        if bot_filter is not None:
+            (self.rt / BOT_FILTER).write_bytes(bot_filter)
         compileall.compile_dir(self.rt, quiet=2, workers=1)
         _make_world_readable(self.rt)
 
@@ -59,7 +62,7 @@ class Runtime:
 
 
 def _make_world_readable(root: Path) -> None:
-    """Folders 0755, files 0644: readable by every slot uid, writable by none."""
+    """Folders 0755, files 0644: readable by every bot uid, writable by none."""
     os.chmod(root, 0o755)
     for folder, dirs, files in os.walk(root):
         for name in dirs:
@@ -71,11 +74,15 @@ def _make_world_readable(root: Path) -> None:
 _runtime: Runtime | None = None
 
 
-def get_runtime(host_filter: bytes | None) -> Runtime:
+def get_runtime() -> Runtime:
     """The runtime of this process (a forked worker builds its own)."""
     global _runtime
     if _runtime is None or _runtime.pid != os.getpid():
-        _runtime = Runtime(host_filter)
+        try:
+            bot_filter: bytes | None = seccomp.bot_filter()
+        except (seccomp.SeccompUnavailable, OSError, AttributeError):
+            bot_filter = None  # trusted runs need none; confined ones were refused earlier
+        _runtime = Runtime(bot_filter)
     return _runtime
 
 

@@ -1,14 +1,16 @@
-"""A seccomp deny-list compiled with libseccomp (through ctypes) into raw BPF bytes.
+"""The bot's seccomp deny-list, compiled with libseccomp (through ctypes) into raw BPF bytes.
 
-The filter is compiled once per referee process; the child only hands the bytes to
-``prctl(PR_SET_SECCOMP)``, which costs microseconds (SANDBOX.md: a ctypes binding that
-compiles in every child costs 30-40 ms). Two programs are built:
+The filter is compiled once per referee process and written into the runtime; each game
+process installs it with ``prctl(PR_SET_SECCOMP)`` (microseconds) after its confinement is set
+up and before the bot's code runs. It denies:
 
-* the *base* filter, installed just before ``exec``: no new processes (fork, vfork, clone
-  without ``CLONE_THREAD``), no sockets, no tracing or reading other processes, no
-  namespace, mount, module or kernel-key calls;
-* the *host* filter, stacked by the Python bot host once the interpreter is up: no
-  ``execve``. (The base filter cannot deny it: the bot's own interpreter is exec'd after it.)
+* new processes (fork, vfork, clone without ``CLONE_THREAD``) and ``execve``: a bot is one
+  process, whose threads stay allowed;
+* sockets, tracing or reading other processes, namespace, mount, module and kernel-key calls;
+* every channel through a file two bots can both read (the runtime and the standard library
+  are shared read-only): ``flock``, POSIX and open-file-description record locks, leases and
+  directory notifications (``fcntl``), ``inotify`` and ``fanotify``, and ``mincore`` (which
+  tells whether another process read a page of a shared file).
 
 Denied calls fail with ``EPERM`` (``clone3`` with ``ENOSYS`` so threads fall back to
 ``clone``), so a bot sees an ordinary ``OSError`` rather than dying.
@@ -20,22 +22,27 @@ import ctypes
 import ctypes.util
 import errno
 import os
+from functools import lru_cache
 
 _ACT_ALLOW = 0x7FFF0000
 _CLONE_THREAD = 0x00010000
+_SCMP_CMP_EQ = 4
 _SCMP_CMP_MASKED_EQ = 7
 
 # Syscalls no bot needs; each would let it reach beyond its process.
-BASE_DENIED = (
-    "fork", "vfork", "socket", "socketpair", "ptrace", "process_vm_readv",
-    "process_vm_writev", "pidfd_getfd", "kcmp", "unshare", "setns", "mount", "umount2",
-    "pivot_root", "chroot", "bpf", "perf_event_open", "keyctl", "add_key", "request_key",
-    "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register", "init_module",
-    "finit_module", "delete_module", "kexec_load", "reboot", "swapon", "swapoff", "acct",
-    "open_by_handle_at", "name_to_handle_at", "mount_setattr", "fsopen", "fsmount",
-    "move_mount", "open_tree",
+DENIED = (
+    "fork", "vfork", "execve", "execveat", "socket", "socketpair", "ptrace",
+    "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp", "unshare", "setns",
+    "mount", "umount2", "pivot_root", "chroot", "bpf", "perf_event_open", "keyctl", "add_key",
+    "request_key", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "init_module", "finit_module", "delete_module", "kexec_load", "reboot", "swapon",
+    "swapoff", "acct", "open_by_handle_at", "name_to_handle_at", "mount_setattr", "fsopen",
+    "fsmount", "fsconfig", "fspick", "move_mount", "open_tree", "flock", "inotify_init",
+    "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark", "mincore",
 )
-HOST_DENIED = ("execve", "execveat")
+# fcntl commands that share state through a file: F_GETLK, F_SETLK, F_SETLKW, F_SETLEASE,
+# F_GETLEASE, F_NOTIFY, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW.
+DENIED_FCNTL = (5, 6, 7, 1024, 1025, 1026, 36, 37, 38)
 
 
 class _ArgCmp(ctypes.Structure):
@@ -79,27 +86,34 @@ def _load_library() -> ctypes.CDLL:
     raise SeccompUnavailable("libseccomp.so.2 not found")
 
 
-def build_filters() -> tuple[bytes, bytes]:
-    """Compile ``(base, host)`` BPF programs; :class:`SeccompUnavailable` if impossible."""
+@lru_cache(maxsize=1)
+def bot_filter() -> bytes:
+    """The compiled BPF program; :class:`SeccompUnavailable` if libseccomp is missing."""
     lib = _load_library()
-    base = _compile(lib, BASE_DENIED, deny_process_clone=True)
-    host = _compile(lib, HOST_DENIED, deny_process_clone=False)
-    return base, host
-
-
-def _compile(lib: ctypes.CDLL, names: tuple[str, ...], deny_process_clone: bool) -> bytes:
-    """One filter: allow by default, ``EPERM`` for ``names``; export it as raw BPF."""
     ctx = lib.seccomp_init(_ACT_ALLOW)
     if not ctx:
         raise SeccompUnavailable("seccomp_init failed")
     try:
-        for name in names:
+        for name in DENIED:
             _deny(lib, ctx, name, _errno_action(errno.EPERM))
-        if deny_process_clone:
-            _deny_clone(lib, ctx)
+        _deny_clone(lib, ctx)
+        for call in ("fcntl", "fcntl64"):
+            for command in DENIED_FCNTL:
+                _deny_with_arg(lib, ctx, call, 1, command)
         return _export(lib, ctx)
     finally:
         lib.seccomp_release(ctx)
+
+
+def _deny_with_arg(lib: ctypes.CDLL, ctx: int, name: str, arg: int, value: int) -> None:
+    """EPERM for ``name`` when argument ``arg`` equals ``value`` (unknown names skipped)."""
+    nr = lib.seccomp_syscall_resolve_name(name.encode())
+    if nr < 0:
+        return
+    cmp = _ArgCmp(arg, _SCMP_CMP_EQ, value, 0)
+    rc = lib.seccomp_rule_add_array(ctx, _errno_action(errno.EPERM), nr, 1, ctypes.byref(cmp))
+    if rc < 0:
+        raise SeccompUnavailable(f"seccomp_rule_add({name}) failed: {os.strerror(-rc)}")
 
 
 def _deny(lib: ctypes.CDLL, ctx: int, name: str, action: int) -> None:
@@ -137,33 +151,3 @@ def _export(lib: ctypes.CDLL, ctx: int) -> bytes:
         return os.pread(fd, size, 0)
     finally:
         os.close(fd)
-
-
-class _SockFprog(ctypes.Structure):
-    """``struct sock_fprog``."""
-
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-
-PR_SET_NO_NEW_PRIVS = 38
-PR_SET_SECCOMP = 22
-SECCOMP_MODE_FILTER = 2
-
-
-class Installer:
-    """Holds a compiled program ready to install in a freshly forked child.
-
-    Everything that allocates is done here, in the parent, so the child only calls prctl.
-    """
-
-    def __init__(self, program: bytes) -> None:
-        self._buffer = ctypes.create_string_buffer(program, len(program))
-        self._fprog = _SockFprog(len(program) // 8, ctypes.addressof(self._buffer))
-        self._prctl = ctypes.CDLL(None, use_errno=True).prctl
-
-    def install(self) -> None:
-        """Set no-new-privileges and load the filter into the calling process."""
-        if self._prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
-        if self._prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(self._fprog), 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")

@@ -105,7 +105,9 @@ class Limits:
     ``move_time`` by, in total, across one game. ``wall_factor``: the wall-clock watchdog of
     a decision is ``max(move_time * wall_factor, move_time + bank left)`` plus a small
     constant, so a sleeping or blocked bot is caught. ``init_time``: wall seconds to start
-    the process and answer ``start``. ``log_bytes``: the bot's own output kept.
+    the process and answer ``start``. ``log_bytes``: the bot's own output kept. ``disk_mb`` and
+    ``files``: the size and the number of files and folders of its writable folder (a fresh
+    tmpfs every game).
     """
 
     move_time: float = 1.0
@@ -114,6 +116,8 @@ class Limits:
     memory_mb: int = 1024
     init_time: float = 10.0
     log_bytes: int = 64 * 1024
+    disk_mb: int = 16
+    files: int = 512
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -124,3 +128,5 @@ class Limits:
             raise ConfigError(
                 f"limits: need move_time > 0, wall_factor >= 1, memory_mb >= 32; got {self!r}"
             )
+        if self.disk_mb < 1 or self.files < 8:
+            raise ConfigError(f"limits: need disk_mb >= 1 and files >= 8; got {self!r}")

@@ -51,6 +51,7 @@ import yaml
 
 from arena.errors import ArenaError
 from arena.sandbox import Limits as SandboxLimits
+from arena.sandbox import check_isolation
 from arena.tournament.config import TournamentConfig
 from arena.tournament.discipline import Discipline
 from arena.tournament.errors import ConfigChangedError, StoreWriteError
@@ -65,7 +66,6 @@ log = logging.getLogger("arena.tournament")
 LOOKAHEAD = 16          # games per worker that may be handed out past the oldest unfinished one
 PER_WORKER = 2          # games given to a worker at a time: one playing, one ready to start
 TOP = 5                 # bots in Progress.leaders
-SLOT_BASE_ENV = "ARENA_SLOT_BASE"
 
 
 class TournamentError(ArenaError):
@@ -175,26 +175,29 @@ def run_tournament(
     restart: bool = False,
     progress: ProgressCallback | None = None,
     max_games: int | None = None,
-    slot_base: int | None = None,
+    trusted: bool = False,
     config_text: str | None = None,
     base_dir: str | Path | None = None,
 ) -> RunReport:
     """Play the pending games of a tournament file (or config) under ``home``; see the module doc.
 
     ``workers`` defaults to the file's ``workers`` (``auto``: the CPU count); ``max_games`` stops
-    cleanly after that many games in this run; ``slot_base`` (default: env
-    ``ARENA_SLOT_BASE`` or 0) offsets the sandbox slots, for tournaments run side by side.
+    cleanly after that many games in this run; ``trusted`` runs the bots without isolation (only
+    for bots you wrote yourself), otherwise a machine without it is refused
+    (:class:`~arena.sandbox.IsolationUnavailable`) before anything is stored.
     Raises ``ArenaError`` subclasses (``ConfigError``, ``ConfigChangedError``, ``StoreError``,
     :class:`TournamentError`) with one line each.
     """
     plan = _plan(config, home, config_text, base_dir)
+    if not trusted:
+        check_isolation()
     results_dir = Path(home) / "results"
     path = results_path(plan.config.name, results_dir)
     log_path = results_dir / f"{plan.config.name}.log"
     with Store.open(path) as store, tournament_log(log_path):
         archive = _init_store(store, plan, restart)
         run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
-                   _slot_base(slot_base))
+                   trusted)
         report = run.execute()
     return _with(report, log_path=log_path, archive=archive)
 
@@ -222,15 +225,6 @@ def _worker_count(config: TournamentConfig, workers: int | None) -> int:
     return count
 
 
-def _slot_base(slot_base: int | None) -> int:
-    if slot_base is not None:
-        return slot_base
-    try:
-        return int(os.environ.get(SLOT_BASE_ENV, "0"))
-    except ValueError:
-        raise ArenaError(f"{SLOT_BASE_ENV}: expected an integer, got {os.environ[SLOT_BASE_ENV]!r}") from None
-
-
 def _with(report: RunReport, **changes: Any) -> RunReport:
     return replace(report, **changes)
 
@@ -239,14 +233,14 @@ class _Run:
     """One run of a tournament: dispatch in schedule order, commit in schedule order."""
 
     def __init__(self, plan: Plan, store: Store, workers: int, progress: ProgressCallback | None,
-                 max_games: int | None, slot_base: int) -> None:
+                 max_games: int | None, trusted: bool) -> None:
         self.plan, self.store, self.progress = plan, store, progress
         self.name = plan.config.name
         self.schedule = Schedule.from_config(plan.config)
         self.total = len(self.schedule)
         self.done = store.done_game_ids()
         self.budget = max_games if max_games is not None else self.total
-        self.slot_base = slot_base
+        self.trusted = trusted
         self.discipline = Discipline(disqualified=store.disqualified())
         self.counts: dict[str, list[int]] = {b: [0, 0, 0, 0] for b in plan.config.bot_names}
         self.faulty_games = 0
@@ -306,7 +300,7 @@ class _Run:
             WorkerSetup(
                 index=i, parent_pid=os.getpid(), rules_settings=self.plan.rules.settings,
                 specs=self.plan.specs, bot_order=order, limits=_sandbox_limits(self.plan.config),
-                slot_base=self.slot_base, cpu=cpus[i] if pin else None,
+                trusted=self.trusted, cpu=cpus[i] if pin else None,
             )
             for i in range(self.workers)
         ]

@@ -2,11 +2,11 @@
 
 Workers are started with the ``spawn`` method (:mod:`arena.tournament.runner`), so they hold
 none of the parent's state: only a :class:`WorkerSetup` (rule settings, bot specs, limits,
-sandbox slots) arrives through pickling. A worker never touches the results store.
+whether bots are trusted) arrives through pickling. A worker never touches the results store.
 
-* Each worker keeps one :class:`~arena.sandbox.SandboxedBot` per bot name it needs, started on
-  first use and reused across games. Slots are ``slot_base + worker_index * bots + bot_index``,
-  so no two bots of the whole tournament share a slot (hence a uid).
+* Each worker keeps one :class:`~arena.sandbox.SandboxedBot` per bot name it needs: a template
+  process started on first use, which forks a fresh confined process for every game (so no
+  bot carries anything from one game to the next, whatever the worker count).
 * With a CPU given, the worker pins itself and its bots to that core (SANDBOX.md: referee and
   bots on one core save the cross-core wake-ups).
 * It dies with the parent: ``PR_SET_PDEATHSIG`` delivers SIGTERM when the parent dies (even by
@@ -51,13 +51,9 @@ class WorkerSetup:
     specs: dict[str, BotSpec]
     bot_order: tuple[str, ...]
     limits: Limits
-    slot_base: int
+    trusted: bool
     cpu: int | None
     log_level: int = logging.INFO
-
-    def slot_of(self, bot: str) -> int:
-        """The sandbox slot of ``bot`` in this worker, unique across all workers."""
-        return self.slot_base + self.index * len(self.bot_order) + self.bot_order.index(bot)
 
 
 def worker_main(setup: WorkerSetup, conn: Any, log_queue: Any) -> None:
@@ -68,8 +64,8 @@ def worker_main(setup: WorkerSetup, conn: Any, log_queue: Any) -> None:
         os.sched_setaffinity(0, {setup.cpu})
     player = _Player(setup)
     signal.signal(signal.SIGTERM, lambda signum, frame: _terminate(player))
-    log.info("worker %d started (pid %d, cpu %s, slots from %d)", setup.index, os.getpid(),
-             "any" if setup.cpu is None else setup.cpu, setup.slot_of(setup.bot_order[0]))
+    log.info("worker %d started (pid %d, cpu %s%s)", setup.index, os.getpid(),
+             "any" if setup.cpu is None else setup.cpu, ", trusted bots" if setup.trusted else "")
     try:
         _serve(player, conn)
     except (EOFError, OSError):  # the parent closed its end: nothing left to do
@@ -104,7 +100,7 @@ def _serve(player: _Player, conn: Any) -> None:
 
 
 class _Player:
-    """Plays scheduled games with this worker's bots (one sandboxed process per bot name)."""
+    """Plays scheduled games with this worker's bots (one template per bot name)."""
 
     def __init__(self, setup: WorkerSetup) -> None:
         self.setup = setup
@@ -116,7 +112,7 @@ class _Player:
         if name not in self.bots:
             cpus = {self.setup.cpu} if self.setup.cpu is not None else None
             self.bots[name] = SandboxedBot(
-                self.setup.specs[name], self.setup.limits, self.setup.slot_of(name), cpus=cpus
+                self.setup.specs[name], self.setup.limits, cpus=cpus, trusted=self.setup.trusted
             )
         return self.bots[name]
 

@@ -15,10 +15,10 @@ GAMES = 3
 LIMITS = Limits(move_time=1.0, init_time=10.0)
 
 
-def play_games(path, preset: str, slot_base: int, seats: int = 3) -> list[tuple[str, ...]]:
+def play_games(path, preset: str, seats: int = 3) -> list[tuple[str, ...]]:
     """The moves of GAMES seeded games, the bot in every seat; fails on any fault."""
     spec = BotSpec.parse(str(path.relative_to(REPO)), REPO)
-    bots = [SandboxedBot(spec, LIMITS, slot=slot_base + i) for i in range(seats)]
+    bots = [SandboxedBot(spec, LIMITS) for _ in range(seats)]
     referee = Referee(load_rules(preset))
     try:
         games = []
@@ -34,9 +34,9 @@ def play_games(path, preset: str, slot_base: int, seats: int = 3) -> list[tuple[
 
 @pytest.mark.parametrize("path", BOT_FILES, ids=lambda p: p.name)
 @pytest.mark.parametrize("preset", preset_names())
-def test_bot_plays_clean_seeded_games_and_replays_them(path, preset, slot_base):
-    first = play_games(path, preset, slot_base)
-    assert play_games(path, preset, slot_base) == first
+def test_bot_plays_clean_seeded_games_and_replays_them(path, preset):
+    first = play_games(path, preset)
+    assert play_games(path, preset) == first
 
 
 def test_every_builtin_bot_is_covered():

@@ -5,7 +5,6 @@ takes its workers and their bots with it."""
 from __future__ import annotations
 
 import os
-import random
 import re
 import signal
 import subprocess
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.sandbox import confine
+from process_helpers import bot_processes, command_line, descendants, orphaned_bot_processes, wait_until_gone
 from arena.tournament import rank_store
 from arena.tournament.discipline import Discipline
 from arena.tournament.records import Fault, GameRecord
@@ -26,14 +25,6 @@ HERE = Path(__file__).resolve().parent
 HOSTILE = HERE.parent / "hostile_bots"
 FIRST_LEGAL = HERE / "bots" / "first_legal.py"
 IS_ROOT = os.geteuid() == 0
-
-
-@pytest.fixture
-def slot_base(monkeypatch: pytest.MonkeyPatch) -> int:
-    """A private range of sandbox slots (hence uids) for this test."""
-    base = random.randrange(5000, 30000, 50)
-    monkeypatch.setenv("ARENA_SLOT_BASE", str(base))
-    return base
 
 
 def write_config(folder: Path, hostile: str, rounds: int = 3, limits: str = "") -> Path:
@@ -47,7 +38,7 @@ def write_config(folder: Path, hostile: str, rounds: int = 3, limits: str = "") 
 
 
 def test_a_raising_bot_is_disqualified_after_three_faults_and_ranks_last(
-    tmp_path: Path, slot_base: int
+    tmp_path: Path,
 ) -> None:
     config = write_config(tmp_path, "raise_in_act.py")
     report = run_tournament(config, tmp_path, workers=2)
@@ -65,7 +56,7 @@ def test_a_raising_bot_is_disqualified_after_three_faults_and_ranks_last(
     assert all(s.clean for s in table.standings[:-1])
 
 
-def test_disqualification_is_the_same_for_one_and_two_workers(tmp_path: Path, slot_base: int) -> None:
+def test_disqualification_is_the_same_for_one_and_two_workers(tmp_path: Path) -> None:
     config = write_config(tmp_path, "raise_in_act.py")
     runs = []
     for workers in (1, 2):
@@ -76,7 +67,7 @@ def test_disqualification_is_the_same_for_one_and_two_workers(tmp_path: Path, sl
     assert runs[0] == runs[1]
 
 
-def test_a_looping_bot_times_out_and_never_stops_the_tournament(tmp_path: Path, slot_base: int) -> None:
+def test_a_looping_bot_times_out_and_never_stops_the_tournament(tmp_path: Path) -> None:
     limits = "limits: {move_time: 0.1, bank: 0, wall_factor: 2, init_time: 5}\n"
     config = write_config(tmp_path, "loop_forever.py", rounds=2, limits=limits)
     report = run_tournament(config, tmp_path, workers=2)
@@ -85,8 +76,7 @@ def test_a_looping_bot_times_out_and_never_stops_the_tournament(tmp_path: Path, 
         codes = [f.code for g in store.games() for f in g.faults]
         assert codes == ["TIMEOUT"] * 3
         assert rank_store(store).bots[-1] == "loop_forever"
-    if IS_ROOT:
-        assert all(confine.pids_of_uid(confine.slot_uid(slot_base + s)) == [] for s in range(6))
+    assert orphaned_bot_processes() == []
 
 
 def test_faults_in_a_row_count_each_bot_in_schedule_order() -> None:
@@ -110,21 +100,20 @@ run_tournament(sys.argv[1], sys.argv[2], workers=2)
 """
 
 
-@pytest.mark.skipif(not IS_ROOT, reason="finding a slot's bot processes needs their own uids")
-def test_kill_9_of_the_parent_takes_workers_and_bots_with_it(tmp_path: Path, slot_base: int) -> None:
+def test_kill_9_of_the_parent_takes_workers_and_bots_with_it(tmp_path: Path) -> None:
     config = tmp_path / "long.yaml"
     config.write_text(f"name: long\nseats: 2\nrounds: 400\nseed: 3\nbots: [random, {FIRST_LEGAL}]\n")
-    env = {**os.environ, "ARENA_SLOT_BASE": str(slot_base)}
-    parent = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(config), str(tmp_path)], env=env)
+    parent = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(config), str(tmp_path)])
     log = tmp_path / "results" / "long.log"
     workers = _wait_for_workers(log, 2)
     _wait_for_games(tmp_path / "results" / "long.sqlite", 5)
+    tree = descendants(parent.pid)
+    runtimes = {m for p in tree for m in re.findall(r"/\S*arena-sandbox-\w+", command_line(p))}
+    assert len(runtimes) == 2 and set(workers) <= tree  # a runtime per worker; bots seen
     os.kill(parent.pid, signal.SIGKILL)
     parent.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and (_alive(workers) or _bots_alive(slot_base)):
-        time.sleep(0.1)
-    assert not _alive(workers) and not _bots_alive(slot_base)
+    assert wait_until_gone(tree) == []
+    assert all(bot_processes(marker=r) == [] for r in runtimes)  # no game process either
     with open_results(tmp_path, "long") as store:
         stored = store.game_count()
     report = run_tournament(config, tmp_path, workers=2)
@@ -154,18 +143,3 @@ def _wait_for_games(path: Path, count: int) -> None:
             pass
         time.sleep(0.05)
     raise AssertionError("no games were stored")
-
-
-def _alive(pids: list[int]) -> bool:
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                if f.read().rpartition(")")[2].split()[0] != "Z":
-                    return True
-        except OSError:
-            continue
-    return False
-
-
-def _bots_alive(slot_base: int) -> bool:
-    return any(confine.pids_of_uid(confine.slot_uid(slot_base + s)) for s in range(4))

@@ -1,0 +1,301 @@
+"""The referee's handles on a bot's template process and on the game processes it forks.
+
+A :class:`BotTemplate` starts the bot host (:mod:`arena.sandbox.host`) once per bot and worker;
+:meth:`BotTemplate.new_game` asks it for a fresh, confined :class:`GameProcess` for every game.
+The referee never touches a folder the bot can write: each game's folder is a tmpfs inside the
+bot's own mount namespace, and its log an anonymous in-memory file owned by the referee.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import select
+import signal
+import socket
+import struct
+import subprocess
+import time
+from pathlib import Path
+
+from arena.sandbox import confine
+from arena.sandbox.channel import LineChannel
+from arena.sandbox.leases import UidLease, lease_uid
+from arena.sandbox.runtime import BOT_FILTER, HOST_SCRIPT, find_python, get_runtime
+from arena.sandbox.spec import BotSpec, Limits
+
+log = logging.getLogger("arena.sandbox")
+
+_CPUCLOCK_SCHED = 2         # Linux: a process CPU clock id is (~pid << 3) | CPUCLOCK_SCHED
+_CREDS = struct.calcsize("3i")
+# Modules a bot commonly imports, loaded once by the template rather than in every game.
+PRELOAD = ("json", "random", "math", "itertools", "collections", "functools", "heapq",
+           "dataclasses", "typing", "enum", "arena.cards", "arena.rules", "arena.game",
+           "arena.moves", "arena.chains", "arena.errors")
+
+
+class TemplateError(Exception):
+    """The template could not be started or stopped answering (the text says why)."""
+
+
+class BotTemplate:
+    """A running template of one bot: a host process that has loaded the runtime, not the bot.
+
+    ``confine`` False (``--trusted``) skips every namespace, the uid lease and seccomp: the
+    game processes are still fresh forks, so no state carries from one game to the next.
+    """
+
+    def __init__(self, spec: BotSpec, limits: Limits, *, confine_bots: bool,
+                 cpus: set[int] | None = None) -> None:
+        if spec.path is None:
+            raise TemplateError("command bots are not supported by the template host")
+        self.spec, self.limits, self.confined = spec, limits, confine_bots
+        self.lease: UidLease | None = lease_uid() if confine_bots and confine.is_root() else None
+        self.workdir: Path | None = None
+        self._pending: list[dict] = []
+        try:
+            self._start(cpus)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- start -------------------------------------------------------------------------
+
+    def _start(self, cpus: set[int] | None) -> None:
+        runtime = get_runtime()
+        python = find_python(self.lease is not None)
+        if python is None:
+            raise TemplateError("no Python 3.11 that an unprivileged uid can run "
+                                "(install the system's python3.11)")
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        self.control = ours
+        self.log_fd = os.memfd_create("arena-template-log", os.MFD_CLOEXEC)
+        conf = confine.Confinement(
+            uid=self.lease.uid if self.lease else None,
+            memory_bytes=self.limits.memory_mb * 1024 * 1024,
+            file_bytes=max(1 << 20, 8 * self.limits.log_bytes), cpus=cpus)
+        home = "/bot" if self.confined else str(self._trusted_workdir(runtime.base))
+        env = {"HOME": home, "TMPDIR": home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        try:
+            self.proc = subprocess.Popen(
+                [python, "-I", "-S", "-B", str(runtime.rt / HOST_SCRIPT)], stdin=theirs,
+                stdout=subprocess.DEVNULL, stderr=self.log_fd, env=env, cwd="/",
+                preexec_fn=conf.preexec, start_new_session=True, close_fds=True)
+        finally:
+            theirs.close()
+        self.pidfd = os.pidfd_open(self.proc.pid)
+        self.init_pidfd: int | None = None
+        self._send_setup(runtime.rt, runtime.root, home)
+        self._await_ready(time.monotonic() + self.limits.init_time)
+
+    def _trusted_workdir(self, base: Path) -> Path:
+        """A folder of the referee's for a trusted bot (it holds a copy of the bot file)."""
+        self.workdir = Path(os.path.join(base, f"trusted-{os.getpid()}-{id(self):x}"))
+        self.workdir.mkdir(mode=0o700)
+        return self.workdir
+
+    def _send_setup(self, rt: Path, root: Path, home: str) -> None:
+        assert self.spec.path is not None
+        setup = {"confine": self.confined, "runtime": str(rt), "root": str(root),
+                 "workdir": home, "file": self.spec.path.name, "class": self.spec.class_name,
+                 "log_bytes": self.limits.log_bytes, "disk_bytes": self.limits.disk_mb << 20,
+                 "files": self.limits.files, "filter": BOT_FILTER if (rt / BOT_FILTER).exists() else "",
+                 "preload": PRELOAD}
+        fd = os.open(self.spec.path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            socket.send_fds(self.control, [json.dumps(setup).encode()], [fd])
+        finally:
+            os.close(fd)
+
+    def _await_ready(self, deadline: float) -> None:
+        """Wait for ``ready`` (and, confined, the init's pid first)."""
+        while True:
+            message = self._receive(deadline)[0]
+            if "error" in message:
+                raise TemplateError(f"sandbox setup failed: {message['error']}")
+            if "init" in message:
+                self.init_pidfd = os.pidfd_open(int(message["init"]))
+            if message.get("ready"):
+                return
+
+    # -- control messages --------------------------------------------------------------
+
+    def _receive(self, deadline: float) -> tuple[dict, int | None]:
+        """The next control message and the pid in its credentials (if the kernel sent any)."""
+        poller = select.poll()
+        poller.register(self.control.fileno(), select.POLLIN)
+        if not poller.poll(max(0, int((deadline - time.monotonic()) * 1000) + 1)):
+            raise TemplateError("the sandbox did not answer in time")
+        data, ancillary, _, _ = self.control.recvmsg(4096, socket.CMSG_SPACE(_CREDS))
+        if not data:
+            raise TemplateError(f"the sandbox stopped: {self.describe_exit()}")
+        pid = None
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                pid = struct.unpack("3i", payload[:_CREDS])[0]
+        try:
+            return json.loads(data), pid
+        except ValueError:
+            raise TemplateError(f"the sandbox sent {data[:80]!r}") from None
+
+    def describe_exit(self) -> str:
+        """What the template's own log says (its last line), for an error message."""
+        self.proc.poll()
+        text = os.pread(self.log_fd, 4096, max(0, os.fstat(self.log_fd).st_size - 4096))
+        last = text.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+        return f"exit status {self.proc.returncode}: {last[0]}"
+
+    # -- games -------------------------------------------------------------------------
+
+    def new_game(self) -> "GameProcess":
+        """A fresh game process with new pipes and log; :class:`TemplateError` if impossible."""
+        to_bot_r, to_bot_w = os.pipe2(os.O_CLOEXEC)
+        from_bot_r, from_bot_w = os.pipe2(os.O_CLOEXEC)
+        log_fd = os.memfd_create("arena-bot-log", os.MFD_CLOEXEC)
+        try:
+            socket.send_fds(self.control, [b'{"game": true}'], [to_bot_r, from_bot_w, log_fd])
+        except OSError as exc:
+            for fd in (to_bot_w, from_bot_r, log_fd):
+                os.close(fd)
+            raise TemplateError(f"the sandbox is gone ({exc.strerror})") from None
+        finally:
+            os.close(to_bot_r)
+            os.close(from_bot_w)
+        deadline = time.monotonic() + self.limits.init_time
+        while True:
+            message, creds_pid = self._receive(deadline)
+            if "error" in message:
+                raise TemplateError(str(message["error"]))
+            if "game" in message:
+                break
+        local = int(message["game"])
+        pid = creds_pid if self.confined else local
+        if pid is None:
+            raise TemplateError("the sandbox did not say which process plays")
+        return GameProcess(self, pid, local, LineChannel(to_bot_w, from_bot_r), log_fd)
+
+    def exit_status(self, local_pid: int, deadline: float) -> int | None:
+        """The exit status the template reports for its game process ``local_pid``."""
+        while time.monotonic() < deadline:
+            try:
+                message, _ = self._receive(deadline)
+            except TemplateError:
+                return None
+            if message.get("exit") == local_pid:
+                return int(message["status"])
+        return None
+
+    def alive(self) -> bool:
+        """Whether the template still runs."""
+        return self.proc.poll() is None
+
+    def close(self) -> None:
+        """Stop the template and every process of the bot; give its uid back."""
+        if getattr(self, "control", None) is not None:
+            self.control.close()
+            self.control = None  # type: ignore[assignment]
+        proc = getattr(self, "proc", None)
+        if proc is not None:
+            for fd in (self.init_pidfd, self.pidfd):
+                if fd is not None:
+                    _kill_and_wait(fd)
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            proc.wait()
+            for fd in (self.init_pidfd, self.pidfd, self.log_fd):
+                if fd is not None:
+                    os.close(fd)
+            self.proc = None  # type: ignore[assignment]
+        if self.lease is not None:
+            self.lease.release()
+            self.lease = None
+        if self.workdir is not None:
+            import shutil
+
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+
+class GameProcess:
+    """One game's bot process: its channel, its CPU clock, its log, and how to kill it."""
+
+    def __init__(self, template: BotTemplate, pid: int, local_pid: int, channel: LineChannel,
+                 log_fd: int) -> None:
+        self.template, self.pid, self.local_pid = template, pid, local_pid
+        self.channel, self.log_fd = channel, log_fd
+        self.pidfd = os.pidfd_open(pid)
+        self._clock = (~pid << 3) | _CPUCLOCK_SCHED
+        self._stat_fd: int | None = None
+        self.last_cpu = 0.0
+        self.status: int | None = None
+        self.dead = False
+
+    def cpu(self) -> float:
+        """CPU seconds used by the process (all its threads), from its kernel CPU clock."""
+        try:
+            self.last_cpu = time.clock_gettime(self._clock)
+        except OSError:
+            self.last_cpu = self._cpu_from_proc()
+        return self.last_cpu
+
+    def _cpu_from_proc(self) -> float:
+        """utime+stime from /proc (clock-tick resolution), if the CPU clock is refused."""
+        try:
+            if self._stat_fd is None:
+                self._stat_fd = os.open(f"/proc/{self.pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+            fields = os.pread(self._stat_fd, 1024, 0).rpartition(b")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return self.last_cpu
+
+    def wait_exit(self, timeout: float) -> int | None:
+        """The exit status (minus the signal number) if the process ends within ``timeout``."""
+        if self.status is not None or self.dead:
+            return self.status
+        poller = select.poll()
+        poller.register(self.pidfd, select.POLLIN)
+        if not poller.poll(max(0, int(timeout * 1000))):
+            return None
+        self.dead = True
+        self.status = self.template.exit_status(self.local_pid, time.monotonic() + timeout)
+        return self.status
+
+    def kill(self) -> None:
+        """SIGKILL the process (PID 1 of its namespace: everything it started dies too)."""
+        if not self.dead:
+            _kill_and_wait(self.pidfd)
+            self.dead = True
+        self.channel.close()
+        for fd in (self.pidfd, self._stat_fd):
+            if fd is not None:
+                os.close(fd)
+        self.pidfd = self._stat_fd = None  # type: ignore[assignment]
+
+    def read_log_tail(self, size: int) -> bytes:
+        """The last ``size`` bytes of this game's log."""
+        try:
+            end = os.fstat(self.log_fd).st_size
+            return os.pread(self.log_fd, size, max(0, end - size))
+        except OSError:
+            return b""
+
+    def close_log(self) -> None:
+        """Release the log (after its tail was read)."""
+        if self.log_fd >= 0:
+            os.close(self.log_fd)
+            self.log_fd = -1
+
+
+def _kill_and_wait(pidfd: int, timeout: float = 5.0) -> None:
+    """SIGKILL through a pidfd (no pid reuse race) and wait until the process is gone."""
+    try:
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    poller.poll(int(timeout * 1000))

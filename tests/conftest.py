@@ -1,0 +1,8 @@
+"""Make the helpers at the top of tests/ importable from every test folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
