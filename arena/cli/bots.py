@@ -12,7 +12,7 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from arena.cli.common import app, console, handles_errors
+from arena.cli.common import app, console, handles_errors, trusted_option
 from arena.evaluate import DuelResult, duel as run_duel
 from arena.rules import DEFAULT_PRESET, load_rules
 from arena.sandbox import Limits
@@ -35,13 +35,14 @@ def duel(
     seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the deals."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: CPUs)."),
+    trusted: bool = trusted_option(),
     home: Optional[Path] = _home_option(),
 ) -> None:
     """Play seeded games between bots, seats rotated over the same deals, and show win rates."""
     workspace = Workspace.locate(home)
     specs = [workspace.resolve_bot(b) for b in bots]
     rule_set = load_rules(rules_name)
-    result = run_duel(specs, rule_set, games, seats, seed=seed, workers=workers)
+    result = run_duel(specs, rule_set, games, seats, seed=seed, workers=workers, trusted=trusted)
     render_duel(result)
 
 
@@ -78,13 +79,15 @@ def submit(
     class_name: str = typer.Option("Bot", "--class", help="The bot's class."),
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="The preset the validation games use."),
     init_time: float = typer.Option(10.0, "--init-time", min=0.1, help="Seconds allowed to load."),
+    trusted: bool = trusted_option(),
     home: Optional[Path] = _home_option(),
 ) -> None:
     """Validate a bot in the sandbox, then copy it into bots/ and register it (exit 1 if rejected)."""
     workspace = Workspace.locate(home)
     bot_name = name or path.stem
     check_clash(workspace, bot_name, path, replace)  # fail fast, before any game
-    report = validate(path, class_name, load_rules(rules_name), Limits(init_time=init_time), workspace)
+    report = validate(path, class_name, load_rules(rules_name), Limits(init_time=init_time), workspace,
+                      trusted=trusted)
     render_report(report)
     if not report.passed:
         raise typer.Exit(1)

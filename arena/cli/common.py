@@ -21,6 +21,14 @@ app = typer.Typer(
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+TRUSTED_HELP = ("Run the bots without isolation (no namespaces, no seccomp): only for bots you "
+                "wrote yourself, on a machine that cannot isolate them.")
+
+
+def trusted_option() -> Any:
+    """``--trusted``: the one explicit way to run bots without the sandbox's isolation."""
+    return typer.Option(False, "--trusted", help=TRUSTED_HELP)
+
 
 def console() -> Console:
     """The console for normal output (a fresh one, so tests' captured stdout is honoured)."""

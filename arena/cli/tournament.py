@@ -15,7 +15,7 @@ import typer
 from rich.console import RenderableType
 from rich.live import Live
 
-from arena.cli.common import app, console, handles_errors
+from arena.cli.common import app, console, handles_errors, trusted_option
 from arena.tournament.export import export as export_results
 from arena.tournament.live import progress_view, render_report, resume_command
 from arena.tournament.ratings import rank_store
@@ -38,6 +38,7 @@ def run(
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: the file's, auto = CPU count)."),
     restart: bool = typer.Option(False, "--restart", help="Archive the stored results of a changed tournament and start over."),
     max_games: Optional[int] = typer.Option(None, "--max-games", min=1, help="Stop after this many games (run again to resume)."),
+    trusted: bool = trusted_option(),
     home: Path = HOME_OPTION,
 ) -> None:
     """Play a tournament (resuming a stopped one), with a live table, then show the rankings."""
@@ -47,16 +48,16 @@ def run(
         with Live(get_renderable=display.view, console=out, refresh_per_second=4,
                   transient=True) as live:
             display.live = live
-            report = _run(file, home, workers, restart, max_games, display)
+            report = _run(file, home, workers, restart, max_games, trusted, display)
     else:
-        report = _run(file, home, workers, restart, max_games, display)
-    _finish(report, home, _resume_argv(file, workers, home))
+        report = _run(file, home, workers, restart, max_games, trusted, display)
+    _finish(report, home, _resume_argv(file, workers, home, trusted))
 
 
 def _run(file: Path, home: Path, workers: int | None, restart: bool, max_games: int | None,
-         display: _Display) -> RunReport:
+         trusted: bool, display: _Display) -> RunReport:
     return run_tournament(file, home, workers=workers, restart=restart,
-                          progress=display.update, max_games=max_games)
+                          progress=display.update, max_games=max_games, trusted=trusted)
 
 
 def _finish(report: RunReport, home: Path, argv: list[str]) -> None:
@@ -73,10 +74,12 @@ def _finish(report: RunReport, home: Path, argv: list[str]) -> None:
         out.print(f"stopped before the end; resume with: {resume_command(argv)}")
 
 
-def _resume_argv(file: Path, workers: int | None, home: Path) -> list[str]:
+def _resume_argv(file: Path, workers: int | None, home: Path, trusted: bool) -> list[str]:
     argv = [str(file)]
     if workers is not None:
         argv += ["--workers", str(workers)]
+    if trusted:
+        argv.append("--trusted")
     if home != Path("."):
         argv += ["--home", str(home)]
     return argv

@@ -4,8 +4,8 @@ Run as ``python3 -I -S -B arena_host.py`` by the referee (:mod:`arena.sandbox.te
 imported by it. Standard library only until the runtime is mounted. Its standard input is the
 control socket (``SOCK_SEQPACKET``, JSON messages, descriptors passed with ``SCM_RIGHTS``):
 
-1. The referee sends the setup (``{"confine":, "runtime":, "file":, "class":, ...}``) with the
-   bot file's descriptor. The host reads the bot's source, then (confined) enters new user,
+1. The referee sends the setup (``{"confine":, "runtime":, "files":, "class":, "command":,
+   ...}``) with a descriptor for each of the bot's files. The host reads them, then (confined) enters new user,
    mount, network, UTS, cgroup, IPC and PID namespaces, builds a minimal read-only root (the
    interpreter's prefix, ``/usr``, the runtime at ``/arena``, a few devices), forks the *init*
    of its PID namespace, which mounts its ``/proc``, pivots into that root and preloads the
@@ -15,7 +15,8 @@ control socket (``SOCK_SEQPACKET``, JSON messages, descriptors passed with ``SCM
    PID 1 there: its ``/proc`` shows only itself), which unshares its IPC and mount namespaces,
    mounts a fresh size- and inode-capped tmpfs as its folder ``/bot``, drops every capability,
    installs the seccomp filter, loads the bot from the source read in step 1 and answers
-   requests until the referee kills it. The init reports the game process's pid (as
+   requests until the referee kills it. (A command bot's game process instead executes the
+   command, with the protocol on its standard input and output: a fresh program every game.) The init reports the game process's pid (as
    ``SCM_CREDENTIALS``, which the kernel translates into the referee's PID namespace) and,
    later, its exit status.
 
@@ -222,10 +223,12 @@ def _seed_random(seed: object) -> None:
 class Template:
     """The template process (and, confined, the init of its PID namespace)."""
 
-    def __init__(self, control: socket.socket, setup: dict, source: bytes) -> None:
+    def __init__(self, control: socket.socket, setup: dict, files: list[tuple[str, bytes]]) -> None:
         self.control = control
         self.setup = setup
-        self.source = source
+        self.files = files                      # (name, content): the bot file first
+        self.source = files[0][1] if files else b""
+        self.command: list[str] | None = setup.get("command")
         self.confine = bool(setup.get("confine"))
         self.filter: _Filter | None = None
         self.code = None
@@ -312,9 +315,10 @@ class Template:
                 self.filter = _Filter(f.read())
         for name in ("mount", "unshare", "setns", "prctl", "capset", "umount2"):
             getattr(_libc, name)  # resolve the symbols once, not in every game process
-        if not self.confine:  # trusted: one copy in the referee's folder serves every game
+        if not self.confine and self.command is None:  # trusted: one copy serves every game
             _write_file(self.bot_path(), self.source)
-        self.code = _compile(self.source, self.bot_path())
+        if self.command is None:
+            self.code = _compile(self.source, self.bot_path())
         import gc
 
         gc.collect()
@@ -322,7 +326,7 @@ class Template:
 
     def bot_path(self) -> str:
         """Where each game process finds its copy of the bot file."""
-        name = os.path.basename(self.setup["file"]) or "bot.py"
+        name = self.files[0][0] if self.files else "bot.py"
         return os.path.join(BOT_DIR if self.confine else self.setup["workdir"], name)
 
     # -- serving -------------------------------------------------------------------------
@@ -392,6 +396,10 @@ class Template:
             else:
                 _die_with_parent()
             os.chdir(os.path.dirname(self.bot_path()))
+            if self.command is not None:
+                os.dup2(out_fd, 1)
+                os.close(out_fd)
+                os.execvp(self.command[0], self.command)
         except BaseException as exc:  # the referee sees the line, then the exit status
             os.write(out_fd, ("!error " + json.dumps(f"sandbox setup: {exc}") + "\n").encode())
             os._exit(SETUP_EXIT)
@@ -400,11 +408,12 @@ class Template:
     def _confine_game(self) -> None:
         """Own IPC and mount namespaces, a fresh folder and /proc, no capabilities, seccomp."""
         _check(_libc.unshare(CLONE_NEWIPC | CLONE_NEWNS), "unshare (IPC, mount)")
-        size, files = int(self.setup["disk_bytes"]), int(self.setup["files"])
+        size, files = int(self.setup["disk_bytes"]), int(self.setup["files_max"])
         _mount("tmpfs", BOT_DIR, "tmpfs", MS_NOSUID | MS_NODEV,
                f"size={size},nr_inodes={files},mode=0700,uid={INSIDE_ID},gid={INSIDE_ID}")
         _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-        _write_file(self.bot_path(), self.source)
+        for name, data in self.files:
+            _write_file(os.path.join(BOT_DIR, name), data, executable=self.command is not None)
         _drop_capabilities()
         _die_with_parent()
         if self.filter is not None:
@@ -515,9 +524,9 @@ def _write(path: str, text: str) -> None:
         raise SetupError(f"write {path}: {exc.strerror}") from None
 
 
-def _write_file(path: str, data: bytes) -> None:
-    """Create the bot's copy of its own file."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+def _write_file(path: str, data: bytes, executable: bool = False) -> None:
+    """Create the bot's copy of one of its files."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o700 if executable else 0o600)
     try:
         os.write(fd, data)
     finally:
@@ -577,11 +586,13 @@ def main() -> None:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
-    data, fds, _, _ = socket.recv_fds(control, 65536, 1)
+    data, fds, _, _ = socket.recv_fds(control, 65536, 16)
     setup = json.loads(data)
-    with os.fdopen(fds[0], "rb") as f:
-        source = f.read()
-    template = Template(control, setup, source)
+    files = []
+    for name, fd in zip(setup["files"], fds):
+        with os.fdopen(fd, "rb") as f:
+            files.append((name, f.read()))
+    template = Template(control, setup, files)
     try:
         if template.confine:
             template.enter_isolation()

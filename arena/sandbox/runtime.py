@@ -26,13 +26,14 @@ log = logging.getLogger("arena.sandbox")
 
 HOST_SCRIPT = "arena_host.py"
 BOT_FILTER = "bot.bpf"
+COMMAND_FILTER = "command.bpf"
 _PYTHON_CANDIDATES = ("/usr/bin/python3.11", "/usr/local/bin/python3.11", "/usr/bin/python3")
 
 
 class Runtime:
     """One per referee process: ``base`` (0711) holds ``rt/``, ``root/`` and trusted workdirs."""
 
-    def __init__(self, bot_filter: bytes | None) -> None:
+    def __init__(self, filters: tuple[bytes, bytes] | None) -> None:
         self.pid = os.getpid()
         self.base = Path(tempfile.mkdtemp(prefix="arena-sandbox-"))
         # Bot uids may pass through base to rt/ and root/, not list it.
@@ -41,17 +42,18 @@ class Runtime:
         self.root = self.base / "root"
         self.root.mkdir(mode=0o755)
         self.root.chmod(0o755)
-        self._copy_package(bot_filter)
+        self._copy_package(filters)
         atexit.register(self.remove)
 
-    def _copy_package(self, bot_filter: bytes | None) -> None:
+    def _copy_package(self, filters: tuple[bytes, bytes] | None) -> None:
         """Copy ``arena``'s .py files and the host script, then byte-compile them."""
         source = Path(arena.__file__).resolve().parent
         shutil.copytree(source, self.rt / "arena", ignore=shutil.ignore_patterns(
             "__pycache__", "*.pyc", "*.so", "py.typed", "*.yaml"))
         shutil.copy2(source / "sandbox" / "host.py", self.rt / HOST_SCRIPT)
-        if bot_filter is not None:
-            (self.rt / BOT_FILTER).write_bytes(bot_filter)
+        if filters is not None:
+            (self.rt / BOT_FILTER).write_bytes(filters[0])
+            (self.rt / COMMAND_FILTER).write_bytes(filters[1])
         compileall.compile_dir(self.rt, quiet=2, workers=1)
         _make_world_readable(self.rt)
 
@@ -79,10 +81,10 @@ def get_runtime() -> Runtime:
     global _runtime
     if _runtime is None or _runtime.pid != os.getpid():
         try:
-            bot_filter: bytes | None = seccomp.bot_filter()
+            filters: tuple[bytes, bytes] | None = (seccomp.bot_filter(), seccomp.bot_filter(True))
         except (seccomp.SeccompUnavailable, OSError, AttributeError):
-            bot_filter = None  # trusted runs need none; confined ones were refused earlier
-        _runtime = Runtime(bot_filter)
+            filters = None  # trusted runs need none; confined ones were refused earlier
+        _runtime = Runtime(filters)
     return _runtime
 
 

@@ -4,8 +4,8 @@ The filter is compiled once per referee process and written into the runtime; ea
 process installs it with ``prctl(PR_SET_SECCOMP)`` (microseconds) after its confinement is set
 up and before the bot's code runs. It denies:
 
-* new processes (fork, vfork, clone without ``CLONE_THREAD``) and ``execve``: a bot is one
-  process, whose threads stay allowed;
+* new processes (fork, vfork, clone without ``CLONE_THREAD``) and ``execve`` (allowed to
+  command bots, which must exec their command): a bot is one process, with threads allowed;
 * sockets, tracing or reading other processes, namespace, mount, module and kernel-key calls;
 * every channel through a file two bots can both read (the runtime and the standard library
   are shared read-only): ``flock``, POSIX and open-file-description record locks, leases and
@@ -40,6 +40,7 @@ DENIED = (
     "fsmount", "fsconfig", "fspick", "move_mount", "open_tree", "flock", "inotify_init",
     "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark", "mincore",
 )
+EXEC_CALLS = ("execve", "execveat")
 # fcntl commands that share state through a file: F_GETLK, F_SETLK, F_SETLKW, F_SETLEASE,
 # F_GETLEASE, F_NOTIFY, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW.
 DENIED_FCNTL = (5, 6, 7, 1024, 1025, 1026, 36, 37, 38)
@@ -86,16 +87,21 @@ def _load_library() -> ctypes.CDLL:
     raise SeccompUnavailable("libseccomp.so.2 not found")
 
 
-@lru_cache(maxsize=1)
-def bot_filter() -> bytes:
-    """The compiled BPF program; :class:`SeccompUnavailable` if libseccomp is missing."""
+@lru_cache(maxsize=2)
+def bot_filter(allow_exec: bool = False) -> bytes:
+    """The compiled BPF program; :class:`SeccompUnavailable` if libseccomp is missing.
+
+    ``allow_exec`` is the variant for command bots, whose game process must exec the command
+    (it still cannot fork).
+    """
     lib = _load_library()
     ctx = lib.seccomp_init(_ACT_ALLOW)
     if not ctx:
         raise SeccompUnavailable("seccomp_init failed")
     try:
         for name in DENIED:
-            _deny(lib, ctx, name, _errno_action(errno.EPERM))
+            if not (allow_exec and name in EXEC_CALLS):
+                _deny(lib, ctx, name, _errno_action(errno.EPERM))
         _deny_clone(lib, ctx)
         for call in ("fcntl", "fcntl64"):
             for command in DENIED_FCNTL:

@@ -22,7 +22,7 @@ from pathlib import Path
 from arena.sandbox import confine
 from arena.sandbox.channel import LineChannel
 from arena.sandbox.leases import UidLease, lease_uid
-from arena.sandbox.runtime import BOT_FILTER, HOST_SCRIPT, find_python, get_runtime
+from arena.sandbox.runtime import BOT_FILTER, COMMAND_FILTER, HOST_SCRIPT, find_python, get_runtime
 from arena.sandbox.spec import BotSpec, Limits
 
 log = logging.getLogger("arena.sandbox")
@@ -48,8 +48,6 @@ class BotTemplate:
 
     def __init__(self, spec: BotSpec, limits: Limits, *, confine_bots: bool,
                  cpus: set[int] | None = None) -> None:
-        if spec.path is None:
-            raise TemplateError("command bots are not supported by the template host")
         self.spec, self.limits, self.confined = spec, limits, confine_bots
         self.lease: UidLease | None = lease_uid() if confine_bots and confine.is_root() else None
         self.workdir: Path | None = None
@@ -97,17 +95,45 @@ class BotTemplate:
         return self.workdir
 
     def _send_setup(self, rt: Path, root: Path, home: str) -> None:
-        assert self.spec.path is not None
+        """The host's setup, with a descriptor for each file the bot is made of."""
+        files, command = self._files_and_command()
+        chosen = COMMAND_FILTER if command is not None else BOT_FILTER
         setup = {"confine": self.confined, "runtime": str(rt), "root": str(root),
-                 "workdir": home, "file": self.spec.path.name, "class": self.spec.class_name,
-                 "log_bytes": self.limits.log_bytes, "disk_bytes": self.limits.disk_mb << 20,
-                 "files": self.limits.files, "filter": BOT_FILTER if (rt / BOT_FILTER).exists() else "",
-                 "preload": PRELOAD}
-        fd = os.open(self.spec.path, os.O_RDONLY | os.O_CLOEXEC)
+                 "workdir": home, "files": [p.name for p in files], "class": self.spec.class_name,
+                 "command": command, "log_bytes": self.limits.log_bytes,
+                 "disk_bytes": self.limits.disk_mb << 20, "files_max": self.limits.files,
+                 "filter": chosen if (rt / chosen).exists() else "", "preload": PRELOAD}
+        fds = [os.open(p, os.O_RDONLY | os.O_CLOEXEC) for p in files]
         try:
-            socket.send_fds(self.control, [json.dumps(setup).encode()], [fd])
+            socket.send_fds(self.control, [json.dumps(setup).encode()], fds)
         finally:
-            os.close(fd)
+            for fd in fds:
+                os.close(fd)
+
+    def _files_and_command(self) -> tuple[list[Path], list[str] | None]:
+        """The files to copy into each game's folder, and the command that runs there.
+
+        A Python bot is its one file. A confined command bot gets a copy of every file its
+        arguments name (each as ``/bot/NAME``); a trusted one runs as written.
+        """
+        if self.spec.command is None:
+            assert self.spec.path is not None
+            return [self.spec.path], None
+        if not self.confined:
+            return [], list(self.spec.command)
+        files, argv = [], []
+        for arg in self.spec.command:
+            if os.path.isfile(arg):
+                path = Path(arg)
+                if path.name in {f.name for f in files}:
+                    raise TemplateError(f"two files named {path.name!r} in the command")
+                files.append(path)
+                argv.append(f"/bot/{path.name}")
+            else:
+                argv.append(arg)
+        if len(files) > 15:
+            raise TemplateError("a command may name at most 15 files")
+        return files, argv
 
     def _await_ready(self, deadline: float) -> None:
         """Wait for ``ready`` (and, confined, the init's pid first)."""

@@ -1,6 +1,7 @@
 """Tries to create each file named in the start message; reports which writes succeeded.
 
-It also writes into its own folder (allowed), so the reply proves the bot ran.
+It also writes into its own folder (allowed) and reads it back first, so a "draw" proves the
+bot ran and its own folder works.
 """
 
 
@@ -11,6 +12,8 @@ class Bot:
     def act(self, obs):
         with open("own-file.txt", "w") as f:
             f.write("mine")
+        with open("own-file.txt") as f:
+            assert f.read() == "mine"
         written = []
         for target in self.targets:
             try:

@@ -2,36 +2,29 @@
 
 from __future__ import annotations
 
-import random
 from typing import Callable, Iterator
 
 import pytest
-from sandbox_helpers import FAST, HOSTILE, assert_nothing_left
+from sandbox_helpers import FAST, HOSTILE
 
 from arena.sandbox import BotSpec, Limits, SandboxedBot
+from process_helpers import descendants, wait_until_gone
 
 
 @pytest.fixture
-def slot() -> int:
-    """A slot (hence uid) unlikely to be used by another test run on the same machine."""
-    return random.randrange(400, 3000)
-
-
-@pytest.fixture
-def make_bot(slot: int) -> Iterator[Callable[..., SandboxedBot]]:
-    """Build bots from hostile_bots/<file>; on teardown close them and assert nothing is left."""
+def make_bot() -> Iterator[Callable[..., SandboxedBot]]:
+    """Build bots from hostile_bots/<file>; on teardown close them and assert that no process
+    any of them started is left."""
     bots: list[SandboxedBot] = []
 
     def make(file: str, limits: Limits = FAST, spec: BotSpec | None = None, **kw: object) -> SandboxedBot:
-        bot = SandboxedBot(spec or BotSpec.parse(file, HOSTILE), limits, slot + len(bots), **kw)
+        bot = SandboxedBot(spec or BotSpec.parse(file, HOSTILE), limits, **kw)
         bots.append(bot)
         return bot
 
     yield make
     for bot in bots:
-        folder = bot._folder.path if bot._folder else None
-        uid_slot = bot.slot
+        template = bot._template
+        tree = descendants(template.proc.pid) | {template.proc.pid} if template and template.proc else set()
         bot.close()
-        assert_nothing_left(uid_slot, folder)
-
-
+        assert wait_until_gone(tree) == []

@@ -5,10 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-
 from arena.sandbox import Limits
-from arena.sandbox import confine
 from arena.sandbox.bench import SAMPLE_OBS
 
 HOSTILE = Path(__file__).resolve().parent.parent / "hostile_bots"
@@ -17,17 +14,7 @@ IS_ROOT = os.geteuid() == 0
 FAST = Limits(move_time=0.3, wall_factor=2.0, bank=0.2, memory_mb=256, init_time=5.0,
               log_bytes=16 * 1024)
 
-needs_root = pytest.mark.skipif(not IS_ROOT, reason="this confinement layer needs root")
-
 
 def act_message(**changes: object) -> dict:
     """An ``act`` message with a complete wire observation."""
     return {"obs": {**SAMPLE_OBS, **changes}}
-
-
-def assert_nothing_left(slot: int, folder: Path | None) -> None:
-    """No process of the slot's uid survives; the bot's folder is gone."""
-    if IS_ROOT:
-        assert confine.pids_of_uid(confine.slot_uid(slot)) == []
-    if folder is not None:
-        assert not folder.exists()

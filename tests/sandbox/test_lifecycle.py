@@ -1,4 +1,4 @@
-"""Process reuse, restart after faults, the CPU bank, command bots, log_tail."""
+"""A fresh process every game, restart after faults, the CPU bank, command bots, log_tail."""
 
 from __future__ import annotations
 
@@ -10,14 +10,18 @@ from arena.sandbox import BotFault, BotSpec, FaultCode, Limits
 from sandbox_helpers import FAST, REPO, act_message
 
 
-def test_process_is_reused_across_games(make_bot) -> None:
+def test_every_game_gets_a_fresh_process_and_a_match_keeps_one(make_bot) -> None:
     bot = make_bot("moody.py")
-    bot.start_game({"seat": 0})
+    bot.start_game({"seat": 0, "hand": 0})
     first = bot.pid
     assert bot.act(act_message()) == "7H"  # an action object, turned into text by the host
     bot.end_game({"places": [[0]]})
-    bot.start_game({"seat": 1})
+    bot.start_game({"seat": 0, "hand": 1})  # the next hand of the same match
     assert bot.pid == first
+    bot.close_game()
+    assert bot.pid is None
+    bot.start_game({"seat": 1})
+    assert bot.pid not in (None, first)
     assert bot.act(act_message(legal=["draw"])) == "draw"
 
 
@@ -65,7 +69,7 @@ def test_log_tail_shows_the_bots_own_prints(make_bot) -> None:
     bot.end_game({"winner": 0})
     lines = bot.log_tail(3).splitlines()
     assert lines[0].startswith("game start pid=")
-    assert lines[1] == f"act pid={bot.pid}"
+    assert lines[1] == "act pid=1"  # PID 1 of its own namespace
     assert lines[2] == "game end {'winner': 0}"
     assert bot.log_tail(1) == "game end {'winner': 0}"
 
@@ -84,7 +88,8 @@ def test_command_bot_plays_the_first_legal_action(make_bot, python: str) -> None
     bot.start_game({"seat": 0})
     assert bot.act(act_message(legal=["pass", "draw"])) == "pass"
     bot.end_game({})
-    bot.start_game({"seat": 2})
+    bot.close_game()
+    bot.start_game({"seat": 2})  # a fresh program for the next game
     assert bot.act(act_message()) == "7H"
 
 
@@ -128,7 +133,7 @@ import sys
 from pathlib import Path
 from arena.sandbox import SandboxedBot, BotSpec, Limits
 from arena.sandbox.bench import SAMPLE_OBS
-bot = SandboxedBot(BotSpec("loop", Path(sys.argv[1])), Limits(move_time=60, wall_factor=1), slot=int(sys.argv[2]))
+bot = SandboxedBot(BotSpec("loop", Path(sys.argv[1])), Limits(move_time=60, wall_factor=1))
 bot.start_game({"seat": 0, "seats": 2, "seed": 1, "rules": {"name": "switch", "settings": {}}})
 print(bot.pid, flush=True)
 bot.act({"obs": SAMPLE_OBS})
@@ -152,7 +157,7 @@ def test_a_looping_bot_dies_with_a_sigkilled_worker(tmp_path) -> None:
     from pathlib import Path
 
     bot_file = Path(__file__).parent.parent / "hostile_bots" / "ignore_sigterm.py"
-    worker = subprocess.Popen([sys.executable, "-c", WORKER, str(bot_file), "3999"],
+    worker = subprocess.Popen([sys.executable, "-c", WORKER, str(bot_file)],
                               stdout=subprocess.PIPE, text=True)
     pid = int(worker.stdout.readline())
     time.sleep(0.3)
