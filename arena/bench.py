@@ -103,6 +103,7 @@ class SandboxBenchResult:
     raw_round_trip_us: float   # one bare JSON-line request/response over the same channel
     raw_rotating_us: float     # the same, going round one echo process per seat as a game does
     inprocess: BenchResult
+    game_start_ms: float       # median time to start one bot's fresh process for a game
 
     @property
     def round_trip_us(self) -> float:
@@ -117,6 +118,9 @@ class SandboxBenchResult:
             "round_trip_us": round(self.round_trip_us, 1),
             "raw_round_trip_us": round(self.raw_round_trip_us, 1),
             "raw_rotating_us": round(self.raw_rotating_us, 1),
+            "round_trip_ratio": round(self.round_trip_us / self.raw_round_trip_us, 2)
+            if self.raw_round_trip_us else 0.0,
+            "game_start_ms": round(self.game_start_ms, 2),
             "inprocess_games_per_s": round(self.inprocess.games_per_s, 1),
         }
 
@@ -128,9 +132,15 @@ class _TimedBot:
         self.bot = bot
         self.seconds = 0.0
         self.asked = 0
+        self.starts: list[float] = []   # seconds to start each game's fresh process
+        self._fresh = True
 
     def start_game(self, info: dict) -> None:
+        started = time.perf_counter()
         self.bot.start_game(info)
+        if self._fresh:
+            self.starts.append(time.perf_counter() - started)
+            self._fresh = False
 
     def act(self, message: dict) -> str:
         started = time.perf_counter()
@@ -145,6 +155,7 @@ class _TimedBot:
 
     def close_game(self) -> None:
         self.bot.close_game()
+        self._fresh = True
 
     def log_tail(self, lines: int = 20) -> str:
         return self.bot.log_tail(lines)
@@ -167,7 +178,7 @@ def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path, seed: int 
             referee = Referee(rules)
             referee.play(bots, seed - 1)  # warm-up: process start is not per-game cost
             for bot in bots:
-                bot.seconds, bot.asked = 0.0, 0
+                bot.seconds, bot.asked, bot.starts = 0.0, 0, []
             decisions = 0
             started = time.perf_counter()
             for index in range(games):
@@ -177,4 +188,7 @@ def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path, seed: int 
             for bot in bots:
                 bot.bot.close()
     result = BenchResult(f"{rules.name} (sandboxed)", games, seats, elapsed, decisions)
-    return SandboxBenchResult(result, sum(b.asked for b in bots), sum(b.seconds for b in bots), raw, rotating, inprocess)
+    starts = sorted(s for b in bots for s in b.starts)
+    start_ms = starts[len(starts) // 2] * 1000 if starts else 0.0
+    return SandboxBenchResult(result, sum(b.asked for b in bots), sum(b.seconds for b in bots), raw,
+                              rotating, inprocess, start_ms)

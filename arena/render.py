@@ -192,3 +192,5 @@ def render_sandbox_bench(console: Console, measured: SandboxBenchResult) -> None
     console.print(f"raw JSON-line round trip on the same channel: one process {measured.raw_round_trip_us:.1f} us "
                   f"(ratio {ratio:.2f}); going round {measured.sandboxed.seats} processes as a game does "
                   f"{measured.raw_rotating_us:.1f} us (ratio {rotating:.2f}); goal <= 2")
+    console.print(f"start of a bot's fresh process for each game: [bold]{measured.game_start_ms:.2f} ms[/] "
+                  "(median; goal <= 3)")

@@ -258,12 +258,13 @@ def test_rules_shows_how_london_plays_chain_and_its_jokers() -> None:
 
 
 def test_bench_sandbox_json_has_the_documented_keys() -> None:
-    """Issue 3: sandboxed games/s, the decision round trip and the raw IPC cost beside it."""
+    """Issues 3 and 8: sandboxed games/s, the decision round trip and the raw IPC cost beside
+    it, and the start of each game's fresh bot process."""
     result = invoke("bench", "--sandbox", "--games", "5", "--seats", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     for key in ("games_per_s", "decisions_per_s", "round_trip_us", "raw_round_trip_us",
-                "inprocess_games_per_s"):
+                "round_trip_ratio", "game_start_ms", "inprocess_games_per_s"):
         assert data[key] > 0, key
     assert data["rules"] == "switch" and data["games"] == 5
 

@@ -1,9 +1,9 @@
-"""Measure the cost of one request/response: raw pipes vs a sandboxed bot.
+"""The baseline of ``arena bench --sandbox``: a bare JSON-line round trip with no sandbox.
 
 ``raw_round_trip_us`` runs a trivial echo child over the same :class:`LineChannel` code path
-(poll with a deadline, capped read), ``sandboxed_round_trip_us`` a trivial bot through
-:class:`SandboxedBot` with every available confinement layer. Both pin the child to the CPU
-the referee runs on, when ``pin`` is set, because cross-core wake-ups cost 40-100 us.
+(poll with a deadline, capped read) as the referee uses with a sandboxed bot
+(:func:`arena.bench.bench_sandboxed` measures that one, in real games). It pins the child to
+the CPU the referee runs on, when ``pin`` is set, because cross-core wake-ups cost 40-100 us.
 """
 
 from __future__ import annotations
@@ -12,15 +12,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Iterator
 
-from arena.sandbox.bot import SandboxedBot
 from arena.sandbox.channel import LineChannel
-from arena.sandbox.spec import BotSpec, Limits
 
 SAMPLE_OBS = {
     "seat": 0, "seats": 4, "to_move": 0, "hand": ["7H", "2H", "2C", "5H", "JH", "3S", "KD"],
@@ -34,7 +30,6 @@ _ECHO = (
     "    json.loads(line)\n"
     "    os.write(1, b'draw\\n')\n"
 )
-_TRIVIAL_BOT = "class Bot:\n    def act(self, obs):\n        return 'draw'\n"
 
 
 @contextmanager
@@ -94,25 +89,6 @@ def _echo_once(channel: LineChannel) -> None:
         raise RuntimeError("echo child answered wrongly")
 
 
-def sandboxed_round_trip_us(n: int = 2000, pin: bool = True) -> tuple[float, float]:
-    """``(round trip us, start ms)`` of a trivial Python bot in the full sandbox."""
-    with pinned(pin) as cpus:
-        return _sandboxed_round_trip_us(n, cpus)
-
-
-def _sandboxed_round_trip_us(n: int, cpus: set[int] | None) -> tuple[float, float]:
-    """The measurement of :func:`sandboxed_round_trip_us`."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "trivial_bot.py"
-        path.write_text(_TRIVIAL_BOT)
-        with SandboxedBot(BotSpec("trivial", path), Limits(), cpus=cpus) as bot:
-            started = time.perf_counter()
-            bot.start_game({"seat": 0, "seats": 4, "seed": 1, "rules": {"name": "switch"}})
-            start_ms = (time.perf_counter() - started) * 1000
-            message = {"obs": SAMPLE_OBS}
-            return _time_loop(n, lambda: bot.act(message)), start_ms
-
-
 def _time_loop(n: int, once) -> float:  # type: ignore[no-untyped-def]
     """Mean microseconds of ``once()`` after a short warm-up."""
     for _ in range(min(200, n)):
@@ -121,10 +97,3 @@ def _time_loop(n: int, once) -> float:  # type: ignore[no-untyped-def]
     for _ in range(n):
         once()
     return (time.perf_counter() - started) / n * 1e6
-
-
-def report(n: int = 2000) -> dict[str, float]:
-    """Both measurements and their ratio (the goal: sandboxed <= 2 x raw)."""
-    raw = raw_round_trip_us(n)
-    sandboxed, start_ms = sandboxed_round_trip_us(n)
-    return {"raw_us": raw, "sandboxed_us": sandboxed, "ratio": sandboxed / raw, "start_ms": start_ms}
