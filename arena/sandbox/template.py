@@ -16,6 +16,7 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -85,7 +86,7 @@ class BotTemplate:
             theirs.close()
         self.pidfd = os.pidfd_open(self.proc.pid)
         self.init_pidfd: int | None = None
-        self._send_setup(runtime.rt, runtime.root, home)
+        self._send_setup(runtime.rt, runtime.root, home, python)
         self._await_ready(time.monotonic() + self.limits.init_time)
 
     def _trusted_workdir(self, base: Path) -> Path:
@@ -94,9 +95,9 @@ class BotTemplate:
         self.workdir.mkdir(mode=0o700)
         return self.workdir
 
-    def _send_setup(self, rt: Path, root: Path, home: str) -> None:
+    def _send_setup(self, rt: Path, root: Path, home: str, python: str) -> None:
         """The host's setup, with a descriptor for each file the bot is made of."""
-        files, command = self._files_and_command()
+        files, command = self._files_and_command(python)
         chosen = COMMAND_FILTER if command is not None else BOT_FILTER
         setup = {"confine": self.confined, "runtime": str(rt), "root": str(root),
                  "workdir": home, "files": [p.name for p in files], "class": self.spec.class_name,
@@ -110,20 +111,28 @@ class BotTemplate:
             for fd in fds:
                 os.close(fd)
 
-    def _files_and_command(self) -> tuple[list[Path], list[str] | None]:
+    def _files_and_command(self, python: str) -> tuple[list[Path], list[str] | None]:
         """The files to copy into each game's folder, and the command that runs there.
 
-        A Python bot is its one file. A confined command bot gets a copy of every file its
-        arguments name (each as ``/bot/NAME``); a trusted one runs as written.
+        A Python bot is its one file. A confined command bot runs its program from the
+        system's folders (``/usr``, or the template's Python, which also stands in for the
+        referee's own), and gets a copy of every other file its arguments name (each as
+        ``/bot/NAME``); a trusted one runs as written.
         """
         if self.spec.command is None:
             assert self.spec.path is not None
             return [self.spec.path], None
         if not self.confined:
             return [], list(self.spec.command)
+        visible = _visible_prefixes(python)
         files, argv = [], []
         for arg in self.spec.command:
-            if os.path.isfile(arg):
+            real = os.path.realpath(arg) if os.path.isfile(arg) else ""
+            if real and real == os.path.realpath(sys.executable):
+                argv.append(python)
+            elif real and any(real.startswith(prefix) for prefix in visible):
+                argv.append(arg)
+            elif real:
                 path = Path(arg)
                 if path.name in {f.name for f in files}:
                     raise TemplateError(f"two files named {path.name!r} in the command")
@@ -244,6 +253,15 @@ class BotTemplate:
 
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
+
+
+def _visible_prefixes(python: str) -> tuple[str, ...]:
+    """Folders a game process sees as they are on the host: the system's and the template's
+    interpreter's (the host mounts both read-only)."""
+    prefix = subprocess.run([python, "-I", "-S", "-c", "import sys; print(sys.base_prefix)"],
+                    capture_output=True, text=True, timeout=30).stdout.strip()
+    system = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
+    return system + ((os.path.realpath(prefix) + "/",) if prefix else ())
 
 
 class GameProcess:
