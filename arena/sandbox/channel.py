@@ -1,6 +1,6 @@
 """The referee's end of a bot's pipes: whole lines, with a deadline and a byte cap.
 
-Never an uncapped ``readline()`` (SANDBOX.md: a flooding bot grew the referee to 399 MB in
+Never an uncapped ``readline()`` (measured: a flooding bot grew the referee to 399 MB in
 a second): every read is ``poll()`` with the time left, then ``os.read`` of at most the cap.
 """
 

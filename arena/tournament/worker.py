@@ -7,7 +7,7 @@ whether bots are trusted) arrives through pickling. A worker never touches the r
 * Each worker keeps one :class:`~arena.sandbox.SandboxedBot` per bot name it needs: a template
   process started on first use, which forks a fresh confined process for every game (so no
   bot carries anything from one game to the next, whatever the worker count).
-* With a CPU given, the worker pins itself and its bots to that core (SANDBOX.md: referee and
+* With a CPU given, the worker pins itself and its bots to that core (measured: referee and
   bots on one core save the cross-core wake-ups).
 * It dies with the parent: ``PR_SET_PDEATHSIG`` delivers SIGTERM when the parent dies (even by
   ``kill -9``), and SIGTERM closes every bot (kills its process group and sweeps its uid or
