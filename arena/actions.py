@@ -87,7 +87,15 @@ class Action:
         """Read an action in notation; raise :class:`InvalidActionError` naming the input."""
         if not isinstance(text, str):
             raise InvalidActionError(f"an action must be text, got {type(text).__name__}")
+        if len(text) > _CACHED_LENGTH:  # a bot's long text must not fill the referee's cache
+            try:
+                return _parse(text)
+            except InvalidCardError as error:
+                raise InvalidActionError(f"cannot read action {text[:80]!r}...: {error}") from None
         return _parse_cached(text)
+
+
+_CACHED_LENGTH = 120  # longer than any action a hand can make in one of the presets
 
 
 @lru_cache(maxsize=1 << 16)

@@ -148,10 +148,13 @@ class Referee:
         except BotFault as fault:
             faults[seat] = _from_bot_fault(seat, fault)
         except InvalidActionError as error:
-            faults[seat] = SeatFault(seat, FaultCode.INVALID.name, f"unreadable action {text!r}: {error}",
-                                     bot.log_tail())
+            faults[seat] = SeatFault(seat, FaultCode.INVALID.name, f"unreadable action {text[:80]!r}: {str(error)[:200]}", bot.log_tail())
         except IllegalActionError as error:
-            faults[seat] = SeatFault(seat, FaultCode.ILLEGAL.name, f"{error.action!r}: {error.reason}",
+            faults[seat] = SeatFault(seat, FaultCode.ILLEGAL.name, f"{repr(error.action)[:120]}: {error.reason}",
+                                     bot.log_tail())
+        except Exception as error:  # whatever a reply does to the parser, it is the seat's fault
+            faults[seat] = SeatFault(seat, FaultCode.INVALID.name,
+                                     f"unreadable action {text[:80]!r}: {type(error).__name__}",
                                      bot.log_tail())
         game.apply_legal(fallback.choice(game.legal_actions()))
 

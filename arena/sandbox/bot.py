@@ -8,7 +8,6 @@ import time
 from types import TracebackType
 from typing import Iterable
 
-from arena.errors import ArenaError
 from arena.sandbox import confine
 from arena.sandbox.channel import ChannelClosed, ReplyTooLong
 from arena.sandbox.faults import BotFault, FaultCode
@@ -213,9 +212,9 @@ class SandboxedBot:
         marker, _, rest = text.partition(" ")
         try:
             detail = json.loads(rest) if rest else ""
-        except ValueError:
+        except Exception:  # any text at all, nested or huge: never the referee's failure
             detail = rest
-        detail = str(detail)
+        detail = _shorten_text(str(detail))
         if marker == "!memory":
             return self._fault(FaultCode.MEMORY, f"out of memory: {detail}")
         return self._fault(FaultCode.INVALID, detail or text, kill=False)
@@ -260,6 +259,11 @@ def _describe(status: int | None) -> str:
         except ValueError:
             return f"killed by signal {-status}"
     return f"exit status {status}"
+
+
+def _shorten_text(text: str, limit: int = 2000) -> str:
+    """A bot's own words, cut to a size fit for a record."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _shorten(line: bytes, limit: int = 80) -> str:
