@@ -65,7 +65,8 @@ class SandboxedBot:
         if self._game is None:
             self._open_game()
         try:
-            self._expect_ok({**info, "type": "start"}, deadline)
+            # The CPU clock of a fresh process counts its loading of the bot too.
+            self._expect_ok({**info, "type": "start"}, deadline, "on_game_start")
         except BotFault as fault:
             raise self._as_init_fail(fault) from None
         self._bank_left = self.limits.bank
@@ -80,7 +81,8 @@ class SandboxedBot:
         budget = self.limits.move_time + self._bank_left
         wall = max(self.limits.move_time * self.limits.wall_factor, budget) + WALL_SLACK
         cpu0 = proc.cpu()
-        line = self._request({**message, "type": "act"}, time.monotonic() + wall, cpu0 + budget)
+        line = self._request({**message, "type": "act"}, time.monotonic() + wall, cpu0 + budget,
+                             f"{self.limits.move_time}s per move + bank")
         used = proc.cpu() - cpu0
         if used > budget + CPU_SLACK:
             raise self._fault(FaultCode.TIMEOUT, f"used {used:.3f}s of CPU, {budget:.3f}s allowed")
@@ -91,7 +93,8 @@ class SandboxedBot:
         """Send ``end``; wait for ``ok``. A fault is raised (and the process killed)."""
         if self._game is None:
             return
-        self._expect_ok({"type": "end", "result": result}, time.monotonic() + self.limits.init_time)
+        self._expect_ok({"type": "end", "result": result}, time.monotonic() + self.limits.init_time,
+                        "on_game_end")
 
     def close_game(self) -> None:
         """End the game's process: the next :meth:`start_game` plays in a fresh one."""
@@ -152,13 +155,21 @@ class SandboxedBot:
 
     # -- one exchange ----------------------------------------------------------------
 
-    def _request(self, message: dict, deadline: float, cpu_limit: float | None = None) -> bytes:
-        """Send one message and return the reply line; any failure is a :class:`BotFault`."""
+    def _request(self, message: dict, deadline: float, cpu_limit: float | None = None,
+                 allowance: str = "") -> bytes:
+        """Send one message and return the reply line; any failure is a :class:`BotFault`.
+
+        The bot runs only from the moment its request is written until its reply is read: it
+        is frozen the rest of the time.
+        """
         proc = self._running()
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
         try:
-            proc.channel.send(data, max(0.0, deadline - time.monotonic()))
-            return self._wait_line(proc, deadline, cpu_limit)
+            proc.channel.send(data, max(0.0, deadline - time.monotonic()), proc.thaw)
+            proc.thaw()
+            line = self._wait_line(proc, deadline, cpu_limit, allowance)
+            proc.freeze()
+            return line
         except (TimeoutError, _Timeout) as exc:
             raise self._fault(FaultCode.TIMEOUT, str(exc) or "no reply in time") from None
         except ReplyTooLong as exc:
@@ -166,7 +177,8 @@ class SandboxedBot:
         except ChannelClosed as exc:
             raise self._death_fault(str(exc)) from None
 
-    def _wait_line(self, proc: GameProcess, deadline: float, cpu_limit: float | None) -> bytes:
+    def _wait_line(self, proc: GameProcess, deadline: float, cpu_limit: float | None,
+                   allowance: str) -> bytes:
         """Poll for the reply, waking only when the CPU budget could be spent.
 
         The CPU clock cannot run faster than the wall clock, so sleeping for the CPU time
@@ -177,7 +189,7 @@ class SandboxedBot:
             wall_left = deadline - time.monotonic()
             cpu_left = (cpu_limit - proc.cpu() + CPU_SLACK) if cpu_limit is not None else wall_left
             if cpu_left <= 0:
-                raise _Timeout(f"over its CPU time ({self.limits.move_time}s per move + bank)")
+                raise _Timeout(f"over its CPU time ({allowance})")
             if wall_left <= 0:
                 raise _Timeout("no reply within the wall-clock watchdog "
                                f"({deadline - started:.2f}s)")
@@ -185,9 +197,16 @@ class SandboxedBot:
             if line is not None:
                 return line
 
-    def _expect_ok(self, message: dict, deadline: float) -> None:
-        """A request whose only good answer is ``ok``."""
-        line = self._request(message, deadline)
+    def _expect_ok(self, message: dict, deadline: float, hook: str) -> None:
+        """A request whose only good answer is ``ok``, within ``limits.hook_time`` of CPU."""
+        proc = self._running()
+        cpu0 = proc.cpu()
+        line = self._request(message, deadline, cpu0 + self.limits.hook_time,
+                             f"{hook}: {self.limits.hook_time}s")
+        used = proc.cpu() - cpu0
+        if used > self.limits.hook_time + CPU_SLACK:
+            raise self._fault(FaultCode.TIMEOUT, f"{hook} used {used:.3f}s of CPU, "
+                              f"{self.limits.hook_time:.3f}s allowed")
         if line.strip() != b"ok":
             self._action(line)  # raises for a "!error"/"!memory" report
             raise self._fault(FaultCode.INVALID, f"expected 'ok', got {_shorten(line)}")

@@ -10,6 +10,7 @@ import math
 import os
 import select
 import time
+from typing import Callable
 
 REPLY_CAP = 64 * 1024
 
@@ -36,8 +37,12 @@ class LineChannel:
         self._in_poll = select.poll()
         self._in_poll.register(read_fd, select.POLLIN)
 
-    def send(self, data: bytes, timeout: float) -> None:
-        """Write all of ``data`` within ``timeout`` seconds; :class:`TimeoutError` if not."""
+    def send(self, data: bytes, timeout: float, on_block: Callable[[], None] | None = None) -> None:
+        """Write all of ``data`` within ``timeout`` seconds; :class:`TimeoutError` if not.
+
+        ``on_block`` is called before waiting for the bot to read (a frozen bot must be let
+        run first, or it never would).
+        """
         try:
             written = os.write(self.write_fd, data)
         except BlockingIOError:
@@ -45,6 +50,8 @@ class LineChannel:
         except BrokenPipeError as exc:
             raise ChannelClosed("the bot closed its input") from exc
         if written < len(data):
+            if on_block is not None:
+                on_block()
             self._send_slowly(memoryview(data)[written:], time.monotonic() + timeout)
 
     def _send_slowly(self, rest: memoryview, deadline: float) -> None:

@@ -12,6 +12,9 @@ up and before the bot's code runs. It denies:
   directory notifications (``fcntl``), ``inotify`` and ``fanotify``, and ``mincore`` (which
   tells whether another process read a page of a shared file).
 
+* timers that deliver signals (``setitimer``, ``alarm``, ``timer_create``): with them, a bot
+  could run code while it waits for its next request.
+
 Denied calls fail with ``EPERM`` (``clone3`` with ``ENOSYS`` so threads fall back to
 ``clone``), so a bot sees an ordinary ``OSError`` rather than dying.
 """
@@ -26,7 +29,6 @@ from functools import lru_cache
 
 _ACT_ALLOW = 0x7FFF0000
 _CLONE_THREAD = 0x00010000
-_SCMP_CMP_EQ = 4
 _SCMP_CMP_MASKED_EQ = 7
 
 # Syscalls no bot needs; each would let it reach beyond its process.
@@ -39,6 +41,7 @@ DENIED = (
     "swapoff", "acct", "open_by_handle_at", "name_to_handle_at", "mount_setattr", "fsopen",
     "fsmount", "fsconfig", "fspick", "move_mount", "open_tree", "flock", "inotify_init",
     "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark", "mincore",
+    "setitimer", "alarm", "timer_create",
 )
 EXEC_CALLS = ("execve", "execveat")
 # fcntl commands that share state through a file: F_GETLK, F_SETLK, F_SETLKW, F_SETLEASE,
@@ -112,11 +115,18 @@ def bot_filter(allow_exec: bool = False) -> bytes:
 
 
 def _deny_with_arg(lib: ctypes.CDLL, ctx: int, name: str, arg: int, value: int) -> None:
-    """EPERM for ``name`` when argument ``arg`` equals ``value`` (unknown names skipped)."""
+    """EPERM for ``name`` when the 32-bit argument ``arg`` equals ``value`` (unknown names
+    skipped).
+
+    Only the low 32 bits are compared: the kernel reads such an argument (fcntl's command is
+    an ``unsigned int``) from the low half of the register, while seccomp sees all 64 bits, so
+    an exact 64-bit comparison lets ``syscall(SYS_fcntl, fd, (1 << 32) | F_OFD_SETLK, ...)``
+    through.
+    """
     nr = lib.seccomp_syscall_resolve_name(name.encode())
     if nr < 0:
         return
-    cmp = _ArgCmp(arg, _SCMP_CMP_EQ, value, 0)
+    cmp = _ArgCmp(arg, _SCMP_CMP_MASKED_EQ, 0xFFFFFFFF, value)
     rc = lib.seccomp_rule_add_array(ctx, _errno_action(errno.EPERM), nr, 1, ctypes.byref(cmp))
     if rc < 0:
         raise SeccompUnavailable(f"seccomp_rule_add({name}) failed: {os.strerror(-rc)}")

@@ -107,7 +107,8 @@ class Limits:
     constant, so a sleeping or blocked bot is caught. ``init_time``: wall seconds to start
     the process and answer ``start``. ``log_bytes``: the bot's own output kept. ``disk_mb`` and
     ``files``: the size and the number of files and folders of its writable folder (a fresh
-    tmpfs every game).
+    tmpfs every game). ``hook_time``: CPU seconds for loading the bot and its
+    ``on_game_start``, and again for its ``on_game_end``.
     """
 
     move_time: float = 1.0
@@ -118,6 +119,7 @@ class Limits:
     log_bytes: int = 64 * 1024
     disk_mb: int = 16
     files: int = 512
+    hook_time: float = 2.0
 
     def __post_init__(self) -> None:
         for field in fields(self):

@@ -277,6 +277,7 @@ class GameProcess:
         self.last_cpu = 0.0
         self.status: int | None = None
         self.dead = False
+        self.frozen = False
 
     def cpu(self) -> float:
         """CPU seconds used by the process (all its threads), from its kernel CPU clock."""
@@ -295,6 +296,36 @@ class GameProcess:
             return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         except (OSError, IndexError, ValueError):
             return self.last_cpu
+
+    def freeze(self) -> None:
+        """Between its requests the bot runs nothing, so it cannot think on its rivals' time or
+        take their CPU. A single thread that has answered is blocked reading its next request
+        (the seccomp filter denies the timers that could wake it); any more threads, and the
+        whole process is stopped (SIGSTOP) until the next request."""
+        if not self.frozen and not self.dead and self._threads() > 1:
+            self._signal(signal.SIGSTOP)
+            self.frozen = True
+
+    def _threads(self) -> int:
+        """The process's thread count, from /proc (2 as a safe answer if it cannot be read)."""
+        try:
+            if self._stat_fd is None:
+                self._stat_fd = os.open(f"/proc/{self.pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+            return int(os.pread(self._stat_fd, 1024, 0).rpartition(b")")[2].split()[17])
+        except (OSError, IndexError, ValueError):
+            return 2
+
+    def thaw(self) -> None:
+        """Let the bot run again (SIGCONT), just after its next request was written."""
+        if self.frozen and not self.dead:
+            self._signal(signal.SIGCONT)
+            self.frozen = False
+
+    def _signal(self, signum: int) -> None:
+        try:
+            signal.pidfd_send_signal(self.pidfd, signum)
+        except ProcessLookupError:
+            self.dead = True
 
     def wait_exit(self, timeout: float) -> int | None:
         """The exit status (minus the signal number) if the process ends within ``timeout``."""

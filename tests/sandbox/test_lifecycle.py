@@ -168,3 +168,45 @@ def test_a_looping_bot_dies_with_a_sigkilled_worker(tmp_path) -> None:
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(pid)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, from /proc."""
+    import os
+
+    fields = open(f"/proc/{pid}/stat").read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_bot_runs_nothing_between_its_requests(make_bot) -> None:
+    """Its background thread is frozen with it: no CPU is used while it waits (issue 9)."""
+    import time
+
+    limits = Limits(move_time=0.5, wall_factor=4.0, bank=0.0, memory_mb=256, hook_time=1.0)
+    bot = make_bot("background_burner.py", limits)
+    bot.start_game({"seat": 0})
+    before = _cpu_seconds(bot.pid)
+    time.sleep(0.5)
+    assert _cpu_seconds(bot.pid) - before < 0.05  # frozen: not the 0.5 s it would have burned
+    # Each request lets it run again, only until its reply, and it is frozen again after.
+    for _ in range(20):
+        assert bot.act(act_message(legal=["draw"])) == "draw"
+    before = _cpu_seconds(bot.pid)
+    time.sleep(0.5)
+    assert _cpu_seconds(bot.pid) - before < 0.05
+
+
+def test_hooks_are_charged_their_own_cpu_limit(make_bot, tmp_path) -> None:
+    (tmp_path / "slow_hook.py").write_text(
+        "class Bot:\n"
+        "    def on_game_start(self, info):\n"
+        "        while True:\n"
+        "            pass\n"
+        "    def act(self, obs):\n"
+        "        return obs.legal[0]\n")
+    limits = Limits(move_time=0.1, init_time=20.0, memory_mb=256, hook_time=0.3)
+    bot = make_bot("", limits, spec=BotSpec.parse("slow_hook.py", tmp_path))
+    with pytest.raises(BotFault) as info:
+        bot.start_game({"seat": 0})
+    assert info.value.code is FaultCode.INIT_FAIL
+    assert "on_game_start" in info.value.detail and "CPU" in info.value.detail
