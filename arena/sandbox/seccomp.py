@@ -12,6 +12,8 @@ up and before the bot's code runs. It denies:
   directory notifications (``fcntl``), ``inotify`` and ``fanotify``, and ``mincore`` (which
   tells whether another process read a page of a shared file).
 
+* SysV shared memory, semaphores and message queues, and POSIX message queues: memory
+  outside the address-space limit, and channels (each game also has its own IPC namespace);
 * timers that deliver signals (``setitimer``, ``alarm``, ``timer_create``): with them, a bot
   could run code while it waits for its next request.
 
@@ -42,6 +44,9 @@ DENIED = (
     "fsmount", "fsconfig", "fspick", "move_mount", "open_tree", "flock", "inotify_init",
     "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark", "mincore",
     "setitimer", "alarm", "timer_create",
+    "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl", "semget",
+    "semop", "semtimedop", "semctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+    "mq_notify", "mq_getsetattr",
 )
 EXEC_CALLS = ("execve", "execveat")
 # fcntl commands that share state through a file: F_GETLK, F_SETLK, F_SETLKW, F_SETLEASE,

@@ -121,3 +121,11 @@ def test_a_missing_layer_refuses_the_bot_naming_it(make_bot, monkeypatch) -> Non
 def test_this_machine_offers_every_layer() -> None:
     """The machines the suite runs on (CI as root, and as an ordinary user) must isolate."""
     assert confine.isolation_problem() is None
+
+
+def test_shared_memory_cannot_escape_the_memory_limit(make_bot) -> None:
+    """Unattached SysV segments would escape RLIMIT_AS (1 GiB held under a 256 MiB limit):
+    the filter refuses SysV and POSIX IPC altogether."""
+    bot = make_bot("shm_hoarder.py")
+    bot.start_game({"seat": 0})
+    assert bot.act(act_message()) == "got 0"
