@@ -25,6 +25,7 @@ from arena.sandbox import seccomp
 log = logging.getLogger("arena.sandbox")
 
 HOST_SCRIPT = "arena_host.py"
+PREFIX = "arena-sandbox-"
 BOT_FILTER = "bot.bpf"
 COMMAND_FILTER = "command.bpf"
 _PYTHON_CANDIDATES = ("/usr/bin/python3.11", "/usr/local/bin/python3.11", "/usr/bin/python3")
@@ -35,7 +36,8 @@ class Runtime:
 
     def __init__(self, filters: tuple[bytes, bytes] | None) -> None:
         self.pid = os.getpid()
-        self.base = Path(tempfile.mkdtemp(prefix="arena-sandbox-"))
+        sweep_stale_runtimes()
+        self.base = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{self.pid}-"))
         # Bot uids may pass through base to rt/ and root/, not list it.
         os.chmod(self.base, 0o711)
         self.rt = self.base / "rt"
@@ -61,6 +63,30 @@ class Runtime:
         """Delete everything (registered with atexit; forked workers leave the parent's alone)."""
         if os.getpid() == self.pid:
             shutil.rmtree(self.base, ignore_errors=True)
+
+
+def sweep_stale_runtimes() -> None:
+    """Delete the runtime folders of referees that died without removing theirs (a killed
+    worker, a crashed run): each folder's name carries its owner's pid."""
+    folder = Path(tempfile.gettempdir())
+    for path in folder.glob(f"{PREFIX}*-*"):
+        owner = path.name[len(PREFIX):].split("-", 1)[0]
+        try:
+            if not owner.isdigit() or path.is_symlink() or path.stat().st_uid != os.geteuid():
+                continue
+            os.kill(int(owner), 0)  # the owner lives: its folder stays
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            continue
+
+
+def release_runtime() -> None:
+    """Remove this process's runtime now (a worker that exits without running atexit)."""
+    global _runtime
+    if _runtime is not None and _runtime.pid == os.getpid():
+        _runtime.remove()
+        _runtime = None
 
 
 def _make_world_readable(root: Path) -> None:

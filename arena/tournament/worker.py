@@ -33,6 +33,7 @@ from typing import Any
 from arena.referee import GameResult, Referee
 from arena.rules import build_rules
 from arena.sandbox import BotSpec, Limits, SandboxedBot
+from arena.sandbox.runtime import release_runtime
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.schedule import ScheduledGame
 
@@ -75,6 +76,7 @@ def worker_main(setup: WorkerSetup, conn: Any, log_queue: Any) -> None:
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # closing already: let it finish
         player.close()
+        release_runtime()
 
 
 def _terminate(player: _Player) -> None:
@@ -87,6 +89,7 @@ def _terminate(player: _Player) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         player.close()
+        release_runtime()
     finally:
         os._exit(0)
 

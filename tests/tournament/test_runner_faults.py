@@ -108,8 +108,9 @@ def test_kill_9_of_the_parent_takes_workers_and_bots_with_it(tmp_path: Path) -> 
     workers = _wait_for_workers(log, 2)
     _wait_for_games(tmp_path / "results" / "long.sqlite", 5)
     tree = descendants(parent.pid)
-    runtimes = {m for p in tree for m in re.findall(r"/\S*arena-sandbox-\w+", command_line(p))}
+    runtimes = {m for p in tree for m in re.findall(r"(/\S*?arena-sandbox-[^/\s]+)/rt/", command_line(p))}
     assert len(runtimes) == 2 and set(workers) <= tree  # a runtime per worker; bots seen
+    assert all(os.path.isdir(r) for r in runtimes)
     os.kill(parent.pid, signal.SIGKILL)
     parent.wait()
     assert wait_until_gone(tree) == []
@@ -118,6 +119,8 @@ def test_kill_9_of_the_parent_takes_workers_and_bots_with_it(tmp_path: Path) -> 
         stored = store.game_count()
     report = run_tournament(config, tmp_path, workers=2)
     assert report.complete and report.played == 800 - stored
+    # The killed workers could not remove their runtime folders; the next run swept them.
+    assert [r for r in runtimes if os.path.exists(r)] == []
     with open_results(tmp_path, "long") as store:
         assert [g.game_id for g in store.games()] == list(range(800))
 
