@@ -125,6 +125,7 @@ class Confinement:
     memory_bytes: int
     file_bytes: int
     nofile: int = 64
+    nproc: int = 64
     cpus: set[int] | None = None
 
     def __post_init__(self) -> None:
@@ -144,6 +145,8 @@ class Confinement:
         ):
             resource.setrlimit(which, (value, value))
         if self.uid is not None:
+            # Counted per real uid, so only a uid of the bot's own makes it a thread limit.
+            resource.setrlimit(resource.RLIMIT_NPROC, (self.nproc, self.nproc))
             os.setgroups([])
             os.setresgid(self.uid, self.uid, self.uid)
             os.setresuid(self.uid, self.uid, self.uid)

@@ -21,6 +21,12 @@ class FaultCode(str, Enum):
     INIT_FAIL = "init_fail"  # could not load, start, or answer ``start`` in time
 
 
+def storable(text: str) -> str:
+    """A bot's text made valid UTF-8 (a lone surrogate becomes ``\\udXXX``), so that storing
+    or printing it can never fail."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class BotFault(ArenaError):
     """A bot failed; ``code`` says how, ``detail`` says what, ``log_tail`` shows its own output.
 
@@ -37,6 +43,7 @@ class BotFault(ArenaError):
         bot: str = "",
         returncode: int | None = None,
     ) -> None:
+        detail, log_tail = storable(detail), storable(log_tail)
         prefix = f"bot {bot!r}: " if bot else ""
         super().__init__(f"{prefix}{code.value}: {detail}")
         self.code = code

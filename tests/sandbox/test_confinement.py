@@ -4,6 +4,7 @@ seccomp, limits, a minimal environment, PID 1 of its own namespace."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import socket
 import time
@@ -15,7 +16,7 @@ import pytest
 from arena.sandbox import BotFault, FaultCode, IsolationUnavailable, check_isolation, confine
 from arena.sandbox.leases import UID_COUNT, UID_FIRST
 from process_helpers import descendants
-from sandbox_helpers import IS_ROOT, REPO, act_message
+from sandbox_helpers import FAST, IS_ROOT, REPO, act_message
 
 
 def reply_or_fault(bot, start: dict) -> str:  # type: ignore[no-untyped-def]
@@ -129,3 +130,14 @@ def test_shared_memory_cannot_escape_the_memory_limit(make_bot) -> None:
     bot = make_bot("shm_hoarder.py")
     bot.start_game({"seat": 0})
     assert bot.act(act_message()) == "got 0"
+
+
+def test_the_bots_folder_is_capped_in_bytes_and_files(make_bot) -> None:
+    """Its folder is a tmpfs of Limits.disk_mb and Limits.files: a full folder is the bot's
+    problem (ENOSPC, EFBIG), never the machine's."""
+    limits = dataclasses.replace(FAST, disk_mb=4, files=100)
+    bot = make_bot("disk_filler.py", limits)
+    bot.start_game({"seat": 0})
+    words = bot.act(act_message()).split()
+    assert words[0] == "wrote" and int(words[1]) <= 4 and int(words[3]) <= 100
+    assert int(words[1]) >= 1 and int(words[3]) >= 50  # it did write until the caps
