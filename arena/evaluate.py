@@ -7,6 +7,11 @@ cancels out. Every bot runs sandboxed (:class:`~arena.sandbox.SandboxedBot` unde
 :class:`~arena.referee.Referee`). Games are split between worker processes by deal; the result
 does not depend on the number of workers.
 
+The deals derive from one ``seed`` (:func:`~arena.tournament.schedule.deal_seed`), so whoever
+knows it knows every hand and the stock order. Without ``seed`` a fresh secret one is drawn
+(:func:`~arena.tournament.schedule.fresh_seed`); :attr:`DuelResult.seed` gives it back, and
+passing it again replays the same deals.
+
 A bot's *win rate* is the share of its games that one of its seats won; drawn games (blocked
 ties, the decision cap) count for nobody. With ``k`` of ``n`` seats a bot that plays no better
 than the others wins about ``k / n`` of the games: :attr:`DuelResult.par` gives that share.
@@ -23,7 +28,7 @@ from typing import Callable, Sequence
 from arena.referee import GameResult, Referee
 from arena.rules import RuleSet
 from arena.sandbox import BotSpec, Limits, SandboxedBot, check_isolation
-from arena.tournament.schedule import deal_seed
+from arena.tournament.schedule import deal_seed, fresh_seed
 
 
 
@@ -45,13 +50,15 @@ class BotTally:
 
 @dataclass
 class DuelResult:
-    """The outcome of :func:`duel`: per-bot tallies in the order the bots were given."""
+    """The outcome of :func:`duel`: per-bot tallies in the order the bots were given, and the
+    seed the deals came from."""
 
     rules: str
     seats: int
     games: int
     draws: int
     tallies: list[BotTally]
+    seed: int
 
     def par(self, tally: BotTally) -> float:
         """The win rate of a bot no better than the others (its share of the seats)."""
@@ -86,12 +93,13 @@ def schedule(bot_count: int, seats: int, games: int, seed: int) -> list[tuple[in
 
 
 def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None = None, *,
-         seed: int = 0, limits: Limits | None = None, workers: int | None = None,
+         seed: int | None = None, limits: Limits | None = None, workers: int | None = None,
          trusted: bool = False,
          progress: Callable[[int], None] | None = None) -> DuelResult:
     """Play ``games`` sandboxed games between ``specs`` (2 or more, names unique); tally them.
 
-    ``progress`` is called in the parent with the number of games finished so far. ``trusted``
+    ``seed`` (default: a fresh secret one) is the seed of the deals; ``progress`` is called in
+    the parent with the number of games finished so far. ``trusted``
     runs the bots without isolation; otherwise a machine without it is refused
     (:class:`~arena.sandbox.IsolationUnavailable`).
     """
@@ -100,6 +108,7 @@ def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None
     seat_count = seats or rules.seats_default
     rules.check_seats(seat_count)
     _check_specs(specs, seat_count)
+    seed = fresh_seed() if seed is None else seed
     plan = schedule(len(specs), seat_count, games, seed)
     worker_count = max(1, min(workers or os.cpu_count() or 1, len(plan) // 20 or 1))
     chunks = [plan[i::worker_count] for i in range(worker_count)]
@@ -111,7 +120,7 @@ def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None
             outcomes = pool.map(_play_chunk, jobs)
         if progress:
             progress(len(plan))
-    return _tally(specs, rules, seat_count, plan, outcomes)
+    return _tally(specs, rules, seat_count, plan, outcomes, seed)
 
 
 def _check_specs(specs: Sequence[BotSpec], seats: int) -> None:
@@ -152,7 +161,7 @@ def _play_chunk(job, progress: Callable[[int], None] | None = None) -> list[tupl
     return results
 
 
-def _tally(specs: Sequence[BotSpec], rules: RuleSet, seats: int, plan, outcomes) -> DuelResult:
+def _tally(specs: Sequence[BotSpec], rules: RuleSet, seats: int, plan, outcomes, seed: int) -> DuelResult:
     tallies = [BotTally(s.name, sum(1 for i in range(seats) if i % len(specs) == b))
                for b, s in enumerate(specs)]
     draws = 0
@@ -167,4 +176,4 @@ def _tally(specs: Sequence[BotSpec], rules: RuleSet, seats: int, plan, outcomes)
             tallies[lineup[winner]].wins += 1
         for seat, code in faults:
             tallies[lineup[seat]].faults[code] += 1
-    return DuelResult(rules.name, seats, len(plan), draws, tallies)
+    return DuelResult(rules.name, seats, len(plan), draws, tallies, seed)

@@ -9,6 +9,10 @@
 4. ``self-play`` -- a validation game against copies of itself, without a fault;
 5. ``vs-builtins`` -- a few games against the built-in bots, without a fault.
 
+The validation games are dealt from one ``seed`` (default: a fresh secret one, so that a bot
+cannot know the deals in advance; :attr:`ValidationReport.seed` gives it back and passing it
+again replays the same games): game ``i`` from ``deal_seed(seed, i)``.
+
 A failed check carries the fault code and detail (the traceback's last lines, the illegal action
 and the rule it breaks). :func:`accept` copies an accepted bot into ``bots/`` and records it in
 the registry; a name already taken needs ``replace=True``. :func:`new_bot` writes a new bot
@@ -27,9 +31,11 @@ from arena.errors import ArenaError, ConfigError
 from arena.referee import Referee
 from arena.rules import DEFAULT_PRESET, RuleSet, load_rules
 from arena.sandbox import BotFault, BotSpec, Limits, SandboxedBot, check_isolation
+from arena.tournament.schedule import deal_seed, fresh_seed
 from arena.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, check_name
 
-VALIDATION_SEEDS = (11, 12, 13, 14)
+SELF_PLAY_GAMES = 1            # validation games against copies of itself
+BUILTIN_GAMES = 3              # validation games against the built-in bots
 TAIL_LINES = 8
 
 
@@ -48,9 +54,11 @@ class Check:
 
 @dataclass
 class ValidationReport:
-    """The checks run on one bot file, in order; the last one failed if any did."""
+    """The checks run on one bot file, in order; the last one failed if any did; the seed of
+    the validation games."""
 
     path: Path
+    seed: int
     checks: list[Check] = field(default_factory=list)
 
     @property
@@ -66,15 +74,15 @@ class ValidationReport:
 
 def validate(path: Path, class_name: str = "Bot", rules: RuleSet | None = None,
              limits: Limits | None = None, workspace: Workspace | None = None, *,
-             trusted: bool = False) -> ValidationReport:
-    """Run the checks of the module docstring on the bot file ``path``.
+             seed: int | None = None, trusted: bool = False) -> ValidationReport:
+    """Run the checks of the module docstring on the bot file ``path``, dealing from ``seed``.
 
     ``trusted`` plays without isolation; otherwise a machine without it is refused
     (:class:`~arena.sandbox.IsolationUnavailable`) before any check runs.
     """
     if not trusted:
         check_isolation()
-    report = ValidationReport(Path(path))
+    report = ValidationReport(Path(path), fresh_seed() if seed is None else seed)
     rules = rules or load_rules(DEFAULT_PRESET)
     limits = limits or Limits()
     steps = [
@@ -131,29 +139,37 @@ def _play_checks(report: ValidationReport, spec: BotSpec, rules: RuleSet, limits
     try:
         candidate = SandboxedBot(spec, limits, trusted=trusted)
         bots.append(candidate)
-        detail = _load(candidate, seats, rules)
+        deals = game_seeds(report.seed)
+        detail = _load(candidate, seats, rules, deal_seed(report.seed, len(deals)))
         report.checks.append(Check("load", detail is None, detail or ""))
         if detail is not None:
             return
         copies = [candidate] + [SandboxedBot(spec, limits, trusted=trusted) for i in range(1, seats)]
         bots.extend(copies[1:])
-        detail = _games(Referee(rules), [copies], VALIDATION_SEEDS[:1])
+        detail = _games(Referee(rules), [copies], deals[:SELF_PLAY_GAMES])
         report.checks.append(Check("self-play", detail is None, detail or ""))
         if detail is not None:
             return
         builtins = [SandboxedBot(workspace.resolve_bot(n), limits, trusted=trusted)
                     for n in BUILTIN_BOTS]
         bots.extend(builtins)
-        tables = [_table(candidate, builtins, seats, rotation) for rotation in range(3)]
-        detail = _games(Referee(rules), tables, VALIDATION_SEEDS[1:])
+        tables = [_table(candidate, builtins, seats, rotation) for rotation in range(BUILTIN_GAMES)]
+        detail = _games(Referee(rules), tables, deals[SELF_PLAY_GAMES:])
         report.checks.append(Check("vs-builtins", detail is None, detail or ""))
     finally:
         for bot in bots:
             bot.close()
 
 
-def _load(bot: SandboxedBot, seats: int, rules: RuleSet) -> str | None:
-    info = {"seat": 0, "seats": seats, "seed": 0, "rules": {"name": rules.name, "settings": rules.settings}}
+def game_seeds(seed: int) -> list[int]:
+    """The deal seeds of the validation games, from ``seed``: self-play first, then the games
+    against the built-in bots. (The ``load`` check's ``start`` gets the next one, for the bot's
+    own randomness.)"""
+    return [deal_seed(seed, i) for i in range(SELF_PLAY_GAMES + BUILTIN_GAMES)]
+
+
+def _load(bot: SandboxedBot, seats: int, rules: RuleSet, seed: int) -> str | None:
+    info = {"seat": 0, "seats": seats, "seed": seed, "rules": {"name": rules.name, "settings": rules.settings}}
     try:
         bot.start_game(info)
     except BotFault as fault:

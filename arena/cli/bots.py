@@ -2,6 +2,8 @@
 
 Each works on a workspace (``--home DIR``, else ``$ARENA_HOME``, else the current directory;
 see :mod:`arena.workspace`). The logic lives in :mod:`arena.evaluate` and :mod:`arena.submit`.
+``duel`` and ``submit`` deal from a fresh secret seed unless ``--seed N`` is given, and print
+the seed first, so that any run can be repeated exactly.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from arena.cli.common import app, console, handles_errors, trusted_option
+from arena.cli.common import announce_seed, app, console, handles_errors, seed_option, trusted_option
 from arena.evaluate import DuelResult, duel as run_duel
 from arena.rules import DEFAULT_PRESET, load_rules
 from arena.sandbox import Limits
@@ -33,7 +35,7 @@ def duel(
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="A preset name or a rule-set file."),
     games: int = typer.Option(200, "--games", min=1, help="Games to play (deals x seat rotations)."),
     seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the deals."),
+    seed: Optional[int] = seed_option(),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: CPUs)."),
     trusted: bool = trusted_option(),
     home: Optional[Path] = _home_option(),
@@ -42,7 +44,8 @@ def duel(
     workspace = Workspace.locate(home)
     specs = [workspace.resolve_bot(b) for b in bots]
     rule_set = load_rules(rules_name)
-    result = run_duel(specs, rule_set, games, seats, seed=seed, workers=workers, trusted=trusted)
+    result = run_duel(specs, rule_set, games, seats, seed=announce_seed(seed), workers=workers,
+                      trusted=trusted)
     render_duel(result)
 
 
@@ -79,6 +82,7 @@ def submit(
     class_name: str = typer.Option("Bot", "--class", help="The bot's class."),
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="The preset the validation games use."),
     init_time: float = typer.Option(10.0, "--init-time", min=0.1, help="Seconds allowed to load."),
+    seed: Optional[int] = seed_option(),
     trusted: bool = trusted_option(),
     home: Optional[Path] = _home_option(),
 ) -> None:
@@ -86,7 +90,8 @@ def submit(
     workspace = Workspace.locate(home)
     bot_name = name or path.stem
     check_clash(workspace, bot_name, path, replace)  # fail fast, before any game
-    report = validate(path, class_name, load_rules(rules_name), Limits(init_time=init_time), workspace,
+    rules, limits = load_rules(rules_name), Limits(init_time=init_time)
+    report = validate(path, class_name, rules, limits, workspace, seed=announce_seed(seed),
                       trusted=trusted)
     render_report(report)
     if not report.passed:

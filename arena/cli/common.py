@@ -1,4 +1,5 @@
-"""What every command shares: the typer app, the consoles, and turning errors into exit codes."""
+"""What every command shares: the typer app, the consoles, turning errors into exit codes, and
+the ``--seed`` of the commands that deal cards."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import typer
 from rich.console import Console
 
 from arena.errors import ArenaError
+from arena.tournament.config import MAX_SEED
+from arena.tournament.schedule import fresh_seed
 
 app = typer.Typer(
     name="arena",
@@ -54,3 +57,20 @@ def handles_errors(command: F) -> F:
             fail("interrupted", 130)
 
     return wrapper  # type: ignore[return-value]
+
+
+def seed_option() -> Any:
+    """``--seed N``: the deals' seed; by default a fresh secret one (see :func:`announce_seed`)."""
+    return typer.Option(None, "--seed", min=0, max=MAX_SEED, show_default="a fresh random seed",
+                        help="Seed of the deals, to repeat a run exactly.")
+
+
+def announce_seed(seed: int | None) -> int:
+    """``seed``, or a fresh secret one; prints the one line that repeats the deals.
+
+    A fixed default seed would let any bot author recompute every deal from the arena's code,
+    so a command that deals cards draws its seed unless ``--seed`` is given.
+    """
+    chosen = fresh_seed() if seed is None else seed
+    console().print(f"seed: {chosen} (repeat with --seed {chosen})")
+    return chosen

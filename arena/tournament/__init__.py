@@ -12,6 +12,9 @@ Pure library code (no engine needed); the game-playing side builds on it:
 * :mod:`~arena.tournament.render` -- rich tables and the JSON shapes of the CLI.
 
 Typical flow: ``config = load_config(path)``; ``store = Store.open(results_path(config.name))``;
+give a file without ``seed`` its secret one (``replace(config, seed=...)``: the drawn seed the
+store keeps, else :func:`~arena.tournament.schedule.fresh_seed`, as
+:func:`arena.tournament.setup.settle_seed` does for the runner);
 ``store.init_tournament(...)``; play ``Schedule.from_config(config).pending(store.done_game_ids())``
 and ``store.add_game(record)`` each; then ``standings = rank_store(store)`` and render it.
 """

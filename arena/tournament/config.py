@@ -9,13 +9,18 @@ Example file::
     format: round-robin      # or gauntlet, with candidates: [...] playing the field (bots)
     rounds: 10               # fresh deals per table
     seatings: rotations      # or permutations
-    seed: 2026
+    seed: 2026               # leave it out to have a secret one drawn (and stored) at the first run
     workers: auto            # process count; auto = CPU count
     limits: {move_time: 1.0, memory_mb: 1024}   # also wall_factor, bank, init_time
 
 Only ``bots`` is required; the other keys default as in :class:`TournamentConfig` (``name``
 defaults to the file's stem). Every problem raises :class:`arena.errors.ConfigError` with one line
 naming the file and the key, e.g. ``demo.yaml: key 'seats': expected an integer 2..10, got 'x'``.
+
+``seed`` stays ``None`` when the file has none: the runner then draws a secret one when the
+tournament is first run and keeps it in the results store
+(:func:`arena.tournament.setup.settle_seed`). A seed that bot authors know gives away every deal
+(:func:`arena.tournament.schedule.deal_seed` is public), so real tournaments leave it out.
 
 Bot entries stay raw (the sandbox layer parses them); each gets a display name: a preset's own
 name, a file's stem (``bots/my_bot.py`` -> ``my_bot``), a class after a colon
@@ -45,6 +50,7 @@ FORMATS = ("round-robin", "gauntlet")
 SEATINGS = ("rotations", "permutations")
 MIN_SEATS, MAX_SEATS = 2, 10
 MAX_ROUNDS = 1_000_000
+MAX_SEED = 2**63 - 1        # seeds are 63-bit, as SQLite stores them
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _KEYS = frozenset(
     {"name", "rules", "seats", "bots", "format", "candidates", "rounds", "seatings", "seed",
@@ -84,7 +90,7 @@ class TournamentConfig:
     candidates: tuple[BotEntry, ...] = ()
     rounds: int = 1
     seatings: str = "rotations"
-    seed: int = 0
+    seed: int | None = None     # None: not in the file, to be drawn at random when first run
     workers: int | None = None
     limits: Limits = Limits()
 
@@ -161,7 +167,7 @@ def config_from_mapping(
         candidates=check.entries(data, "candidates") if "candidates" in data else (),
         rounds=check.integer(data, "rounds", 1, MAX_ROUNDS, 1),
         seatings=check.choice(data, "seatings", SEATINGS, "rotations"),
-        seed=check.integer(data, "seed", 0, 2**63 - 1, 0),
+        seed=check.integer(data, "seed", 0, MAX_SEED, 0) if "seed" in data else None,
         workers=check.workers(data),
         limits=check.limits(data),
     )

@@ -3,8 +3,10 @@
 ``export(store, "csv", out_dir)`` writes ``<name>-games.csv`` and ``<name>-rankings.csv``
 (``.jsonl`` for ``"jsonl"``). Games come in ``game_id`` order; rankings in rank order.
 CSV cells holding lists (table, places, faults, moves) are JSON text, so nothing is lost;
-places are G7 seat groups (see :mod:`arena.tournament.records`). Each file is written to a
-temporary name and renamed, so a failed export never leaves half a file under the final name.
+places are G7 seat groups (see :mod:`arena.tournament.records`). Each ranking row also carries
+the tournament's ``seed`` (empty when the store does not record it), from which every
+``deal_seed`` of the games derives. Each file is written to a temporary name and renamed, so a
+failed export never leaves half a file under the final name.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ GAME_FIELDS = (
 RANKING_FIELDS = (
     "rank", "bot", "mu", "sigma", "score", "games", "wins", "win_rate", "win_rate_lo",
     "win_rate_hi", "mean_place", "mean_place_lo", "mean_place_hi", "faults", "disqualified",
+    "seed",
 )
 
 
@@ -52,7 +55,8 @@ def export(
     ranks_path = folder / f"{rankings.tournament}-rankings.{fmt}"
     games = (game_row(record, at) for record, at in store.finished_games())
     _write(games_path, fmt, GAME_FIELDS, games)
-    _write(ranks_path, fmt, RANKING_FIELDS, (standing_row(s) for s in rankings.standings))
+    ranks = (standing_row(s, rankings.tournament_seed) for s in rankings.standings)
+    _write(ranks_path, fmt, RANKING_FIELDS, ranks)
     return [games_path, ranks_path]
 
 
@@ -64,8 +68,9 @@ def game_row(record: GameRecord, finished_at: str = "") -> dict[str, Any]:
     return {name: row[name] for name in GAME_FIELDS}
 
 
-def standing_row(standing: Standing) -> dict[str, Any]:
-    """A flat dict of one ranking line, intervals split into ``_lo``/``_hi`` columns."""
+def standing_row(standing: Standing, seed: int | None = None) -> dict[str, Any]:
+    """A flat dict of one ranking line, intervals split into ``_lo``/``_hi`` columns, and the
+    tournament's ``seed``."""
     stats = standing.stats
     win_ci = stats.win_rate_ci or (None, None)
     place_ci = stats.mean_place_ci or (None, None)
@@ -75,7 +80,7 @@ def standing_row(standing: Standing) -> dict[str, Any]:
         "win_rate": stats.win_rate, "win_rate_lo": win_ci[0], "win_rate_hi": win_ci[1],
         "mean_place": stats.mean_place, "mean_place_lo": place_ci[0],
         "mean_place_hi": place_ci[1], "faults": stats.faults,
-        "disqualified": standing.disqualified,
+        "disqualified": standing.disqualified, "seed": seed,
     }
 
 

@@ -48,7 +48,11 @@ def leaders_table(progress: Progress) -> Table:
 
 
 def render_report(console: Console, report: RunReport) -> None:
-    """One summary line of a finished (or stopped) run, and each disqualification."""
+    """One summary line of a finished (or stopped) run, each disqualification, and the seed
+    when it was drawn at random (the file has none)."""
+    if report.seed_drawn:
+        console.print(f"seed: {report.seed} (drawn at random, stored in {report.store_path}; "
+                      "keep it secret until every game is played)")
     for bot, reason in sorted(report.disqualified.items()):
         console.print(f"[bold red]{bot} is disqualified[/]: {reason}")
     console.print(

@@ -14,7 +14,7 @@ share a rank). A faulty bot is already placed last by the referee; on top of tha
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import trueskill
 
@@ -178,12 +178,17 @@ class Standing:
 
 @dataclass(frozen=True)
 class Rankings:
-    """Standings in rank order plus the head-to-head crosstable."""
+    """Standings in rank order plus the head-to-head crosstable.
+
+    ``tournament_seed`` is the seed the tournament's deals came from (``None`` when unknown:
+    ranked from bare records, or a store older than the seed record).
+    """
 
     tournament: str
     games: int
     standings: tuple[Standing, ...]
     head_to_head: Mapping[tuple[str, str], HeadToHead]
+    tournament_seed: int | None = None
 
     @property
     def bots(self) -> tuple[str, ...]:
@@ -238,10 +243,12 @@ def rank_store(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
 ) -> Rankings:
-    """Rankings of everything in a results store (bots recorded at init appear even unplayed)."""
+    """Rankings of everything in a results store (bots recorded at init appear even unplayed),
+    with the tournament's seed."""
     info = store.tournament()
     name = info.name if info else store.path.stem
-    return rank_games(
+    rankings = rank_games(
         name, store.games(), store.disqualified(), store.bot_versions(), settings, resamples, seed
     )
+    return replace(rankings, tournament_seed=info.seed if info else None)
 

@@ -6,9 +6,10 @@ its own or exits.
 
 JSON shapes (the ``--json`` output of the CLI):
 
-* :func:`rankings_json`: ``{"tournament", "games", "bots": [{"bot", "mu", "sigma", "score",
-  "games", "wins", "win_rate", "mean_place", "faults", "disqualified"}, ...]}`` in rank order,
-  ``score = mu - 3 sigma``; ``win_rate``/``mean_place`` are ``null`` before a bot's first game.
+* :func:`rankings_json`: ``{"tournament", "games", "seed", "bots": [{"bot", "mu", "sigma",
+  "score", "games", "wins", "win_rate", "mean_place", "faults", "disqualified"}, ...]}`` in rank
+  order, ``score = mu - 3 sigma``; ``win_rate``/``mean_place`` are ``null`` before a bot's first
+  game; ``seed`` is the tournament's seed (``null`` when the store does not record it).
 * :func:`games_json`: ``[{"id", "seats", "winner", "places", "reason", "decisions", "faults"}]``
   where ``seats`` are the bot names in seat order, ``winner`` the winning bot or ``null``,
   ``places`` the G7 seat groups (``[[1], [0, 3], [2]]``) and ``faults`` a list of
@@ -34,7 +35,8 @@ FAULT_MARK = " !"
 
 def render_rankings(console: Console, rankings: Rankings) -> None:
     """The rankings table; disqualified bots are marked ``(DQ)``, faulty ones ``!``."""
-    table = Table(title=f"{rankings.tournament}: {rankings.games} games", title_justify="left")
+    seed = "" if rankings.tournament_seed is None else f", seed {rankings.tournament_seed}"
+    table = Table(title=f"{rankings.tournament}: {rankings.games} games{seed}", title_justify="left")
     for header in ("#", "bot", "mu", "sigma", "mu-3σ", "games", "wins"):
         # Names never wrap; in a narrow terminal the intervals fold onto a second line instead.
         table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=header == "bot")
@@ -87,6 +89,7 @@ def rankings_json(rankings: Rankings) -> dict[str, Any]:
     return {
         "tournament": rankings.tournament,
         "games": rankings.games,
+        "seed": rankings.tournament_seed,
         "bots": [_standing_json(s) for s in rankings.standings],
     }
 

@@ -1,9 +1,11 @@
 """Run a tournament: worker processes play, the parent alone writes the store.
 
 ``run_tournament("tournaments/demo.yaml", home)`` resolves the bots and rules
-(:mod:`arena.tournament.setup`), records the configuration text and hash, the rule settings and
-each bot's SHA-256 in ``<home>/results/<name>.sqlite`` (refusing a changed setup under the same
-name unless ``restart``), then plays the games not stored yet.
+(:mod:`arena.tournament.setup`), settles the seed (a file without ``seed`` gets a secret one,
+drawn at the first run and kept in the store: :func:`~arena.tournament.setup.settle_seed`),
+records the configuration text and hash, the seed, the rule settings and each bot's SHA-256 in
+``<home>/results/<name>.sqlite`` (refusing a changed setup under the same name unless
+``restart``), then plays the games not stored yet.
 
 How it stays reproducible (the same stored results and rankings for any number of workers):
 
@@ -57,7 +59,7 @@ from arena.tournament.discipline import Discipline
 from arena.tournament.errors import ConfigChangedError, StoreWriteError
 from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule
-from arena.tournament.setup import Plan, make_plan, plan_from_file
+from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed
 from arena.tournament.store import Store, results_path
 from arena.tournament.worker import WorkerSetup, worker_main
 
@@ -138,7 +140,11 @@ class Progress:
 
 @dataclass(frozen=True)
 class RunReport:
-    """What a run did; ``complete`` once every game is stored or skipped."""
+    """What a run did; ``complete`` once every game is stored or skipped.
+
+    ``seed`` is the tournament's seed; ``seed_drawn`` says it was drawn at random (the file has
+    none), this run or the first one.
+    """
 
     tournament: str
     store_path: Path
@@ -152,6 +158,8 @@ class RunReport:
     disqualified: dict[str, str] = field(default_factory=dict)
     interrupted: bool = False
     archive: Path | None = None
+    seed: int | None = None
+    seed_drawn: bool = False
 
     @property
     def complete(self) -> bool:
@@ -195,17 +203,23 @@ def run_tournament(
     path = results_path(plan.config.name, results_dir)
     log_path = results_dir / f"{plan.config.name}.log"
     with Store.open(path) as store, tournament_log(log_path):
+        plan = settle_seed(plan, store.tournament(), restart)
         archive = _init_store(store, plan, restart)
         run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
                    trusted)
         report = run.execute()
-    return _with(report, log_path=log_path, archive=archive)
+    return _with(report, log_path=log_path, archive=archive, seed=plan.config.seed,
+                 seed_drawn=plan.seed_drawn)
 
 
 def _plan(config: str | Path | TournamentConfig, home: str | Path, text: str | None,
           base_dir: str | Path | None) -> Plan:
     if isinstance(config, TournamentConfig):
-        text = text if text is not None else yaml.safe_dump(config.canonical(), sort_keys=True)
+        if text is None:
+            settings = config.canonical()
+            if settings["seed"] is None:
+                del settings["seed"]  # written as a file without one, not as "seed: null"
+            text = yaml.safe_dump(settings, sort_keys=True)
         return make_plan(config, text, home, base_dir or home)
     return plan_from_file(config, home)
 
@@ -213,7 +227,7 @@ def _plan(config: str | Path | TournamentConfig, home: str | Path, text: str | N
 def _init_store(store: Store, plan: Plan, restart: bool) -> Path | None:
     try:
         return store.init_tournament(plan.config, plan.config_text, plan.rules.settings,
-                                     plan.versions, restart=restart)
+                                     plan.versions, restart=restart, seed_drawn=plan.seed_drawn)
     except ConfigChangedError as error:
         raise ConfigChangedError(f"{error} (run with --restart to archive them and start over)") from None
 

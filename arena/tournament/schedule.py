@@ -12,6 +12,8 @@ Order: tables, then deals within a table (``rounds`` fresh deals), then seatings
 
 Every replay of one deal shares its ``deal_id`` and ``deal_seed`` (duplicate deals), so seat luck
 cancels out. ``deal_seed`` comes from SHA-256 of ``f"{seed}:{deal_id}"`` (63 bits, fits SQLite).
+Anyone who knows ``seed`` can therefore recompute every deal: :func:`fresh_seed` draws a secret
+one (a tournament file without ``seed``, ``arena submit``, ``arena duel``).
 A game's ``game_id`` is its index in schedule order, so results are comparable across runs and
 the whole schedule never needs to exist in memory: :class:`Schedule` computes any game from its id.
 """
@@ -21,10 +23,12 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
+import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from arena.tournament.config import TournamentConfig
+from arena.errors import ConfigError
+from arena.tournament.config import MAX_SEED, TournamentConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +46,15 @@ def deal_seed(seed: int, deal_id: int) -> int:
     """The 63-bit seed of deal ``deal_id`` in a tournament seeded with ``seed``."""
     digest = hashlib.sha256(f"{seed}:{deal_id}".encode("ascii")).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def fresh_seed() -> int:
+    """A secret seed, 0..MAX_SEED, from the operating system's randomness (:mod:`secrets`).
+
+    63 bits: too many to search from the cards a bot sees, and the range a tournament file and
+    SQLite accept, so a drawn seed can be stored and given back with ``--seed`` or ``seed:``.
+    """
+    return secrets.randbelow(MAX_SEED + 1)
 
 
 def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
@@ -78,7 +91,10 @@ class Schedule:
 
     @classmethod
     def from_config(cls, config: TournamentConfig) -> Schedule:
-        """The schedule that ``config`` describes."""
+        """The schedule that ``config`` describes; its seed must be settled (not ``None``)."""
+        if config.seed is None:
+            raise ConfigError(f"tournament {config.name!r} has no seed yet: draw one "
+                              "(arena.tournament.setup.settle_seed) before scheduling it")
         return cls(tables(config), config.rounds, seatings(config.seats, config.seatings), config.seed)
 
     @property

@@ -11,6 +11,11 @@ Bot entries resolve through :meth:`arena.workspace.Workspace.resolve_bot` of the
 
 A bot's version is the SHA-256 of its file (of the command line plus the files it names, for a
 command bot), so a changed bot cannot silently mix its results with the old ones.
+
+The seed: a file's ``seed`` is used as written. A file without one gets a secret seed
+(:func:`settle_seed`): the one drawn when the tournament was first run, kept in its results store,
+so that a resume plays the same deals and is not taken for a changed setup; or, for a new
+tournament or a restart, a fresh one (:func:`~arena.tournament.schedule.fresh_seed`).
 """
 
 from __future__ import annotations
@@ -24,13 +29,16 @@ from arena.errors import ConfigError
 from arena.rules import RuleSet, load_rules, preset_names
 from arena.sandbox import BotSpec
 from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.store import digest_file, digest_text
+from arena.tournament.schedule import fresh_seed
+from arena.tournament.store import TournamentInfo, digest_file, digest_text
 from arena.workspace import Workspace
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A validated tournament with its bots and rules resolved, ready to run."""
+    """A validated tournament with its bots and rules resolved; ready to run once its seed is
+    settled (:func:`settle_seed`; ``config.seed`` is ``None`` until then for a file without one).
+    """
 
     config: TournamentConfig
     config_text: str
@@ -38,6 +46,7 @@ class Plan:
     specs: dict[str, BotSpec]
     versions: dict[str, str]
     rules: RuleSet
+    seed_drawn: bool = False    # True when the seed was drawn at random (the file has none)
 
 
 def plan_from_file(path: str | Path, home: str | Path) -> Plan:
@@ -61,6 +70,22 @@ def make_plan(
     rules.check_seats(config.seats)
     versions = {name: bot_version(spec) for name, spec in specs.items()}
     return Plan(config, config_text, source, specs, versions, rules)
+
+
+def settle_seed(plan: Plan, stored: TournamentInfo | None, restart: bool = False) -> Plan:
+    """``plan`` with a seed: the file's, else the drawn one ``stored`` keeps, else a fresh one.
+
+    ``stored`` is what the tournament's results store recorded (``None`` for a new store). Only
+    a seed that was itself drawn is reused, so taking ``seed`` out of a file that had one still
+    reads as a changed setup; ``restart`` always draws a fresh seed.
+    """
+    if plan.config.seed is not None:
+        return plan
+    if not restart and stored is not None and stored.seed_drawn and stored.seed is not None:
+        seed = stored.seed
+    else:
+        seed = fresh_seed()
+    return replace(plan, config=replace(plan.config, seed=seed), seed_drawn=True)
 
 
 def resolve_bot(spec: str | Mapping[str, Any], folders: list[Path], source: str = "<config>") -> BotSpec:

@@ -1,8 +1,10 @@
 """The results store: one SQLite file per tournament (``results/<name>.sqlite``).
 
 It holds the configuration snapshot (YAML text and :attr:`TournamentConfig.config_hash`), the
-rules name and a JSON snapshot of the rule settings, each bot's version (a SHA-256 of its file or
-command), the disqualified bots, and every finished game as a raw :class:`GameRecord`.
+tournament's seed and whether it was drawn at random (a file without ``seed``: the drawn seed
+lives only here, so that a resume deals the same cards), the rules name and a JSON snapshot of
+the rule settings, each bot's version (a SHA-256 of its file or command), the disqualified bots,
+and every finished game as a raw :class:`GameRecord`.
 
 * WAL mode; ``synchronous=NORMAL``: a crash of the process never loses a committed game, a power
   cut may lose the last few, which a resume simply replays (they are not in
@@ -25,11 +27,12 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ConfigError
 from arena.tournament.config import TournamentConfig
 from arena.tournament.errors import ConfigChangedError, DuplicateGameError, StoreError, StoreWriteError
 from arena.tournament.records import GameRecord, fault_from_dict, fault_to_dict
@@ -74,6 +77,8 @@ class TournamentInfo:
     rules_name: str
     rules_snapshot: dict[str, Any]
     created_at: str
+    seed: int | None = None     # None only in a store written before seeds were recorded
+    seed_drawn: bool = False    # True when the seed was drawn at random (the file has none)
 
 
 def results_path(name: str, results_dir: str | Path = "results") -> Path:
@@ -133,8 +138,12 @@ class Store:
         bot_versions: Mapping[str, str],
         *,
         restart: bool = False,
+        seed_drawn: bool = False,
     ) -> Path | None:
         """Record the tournament's identity, or check it matches what is stored (resume).
+
+        ``config.seed`` must be settled (see :func:`arena.tournament.setup.settle_seed`); it is
+        recorded with ``seed_drawn`` (True when it was drawn at random, the file having none).
 
         Raises :class:`ConfigChangedError` when games or disqualifications are stored under a
         different configuration hash, rule settings or bot versions. With ``restart=True`` the old
@@ -142,6 +151,9 @@ class Store:
         (a user who asks to start over gets a fresh start); returns that archive's path.
         A store with no results yet is simply re-initialised.
         """
+        if config.seed is None:
+            raise ConfigError(f"{self.path}: tournament {config.name!r} has no seed yet: draw one "
+                              "(arena.tournament.setup.settle_seed) before recording it")
         info = self.tournament()
         rules_json = _dumps(rules_snapshot)
         if info is not None and self._has_results():
@@ -157,7 +169,7 @@ class Store:
             archive = self._archive()
         else:
             archive = None
-        self._write_identity(config, config_text, rules_json, bot_versions)
+        self._write_identity(config, config_text, rules_json, bot_versions, seed_drawn)
         return archive
 
     def tournament(self) -> TournamentInfo | None:
@@ -172,6 +184,8 @@ class Store:
             rules_name=meta["rules_name"],
             rules_snapshot=json.loads(meta["rules_snapshot"]),
             created_at=meta["created_at"],
+            seed=int(meta["seed"]) if "seed" in meta else None,
+            seed_drawn=meta.get("seed_drawn") == "1",
         )
 
     def bot_versions(self) -> dict[str, str]:
@@ -273,7 +287,7 @@ class Store:
     ) -> list[str]:
         changes = []
         if info.config_hash != config.config_hash:
-            changes.append("configuration changed")
+            changes.append(_config_change(info, config))
         if _dumps(info.rules_snapshot) != rules_json:
             changes.append("rule settings changed")
         old = self.bot_versions()
@@ -284,7 +298,7 @@ class Store:
 
     def _write_identity(
         self, config: TournamentConfig, config_text: str, rules_json: str,
-        bot_versions: Mapping[str, str],
+        bot_versions: Mapping[str, str], seed_drawn: bool,
     ) -> None:
         meta = {
             "schema_version": str(SCHEMA_VERSION),
@@ -293,6 +307,8 @@ class Store:
             "config_hash": config.config_hash,
             "rules_name": config.rules,
             "rules_snapshot": rules_json,
+            "seed": str(config.seed),
+            "seed_drawn": "1" if seed_drawn else "0",
             "created_at": datetime.now(timezone.utc).isoformat(),
         }
         with self._transaction("record the tournament"):
@@ -347,6 +363,15 @@ class Store:
         except sqlite3.Error as exc:
             kind = StoreWriteError if write else StoreError
             raise kind(f"{self.path}: cannot {action}: {_explain(exc)}") from exc
+
+
+def _config_change(info: TournamentInfo, config: TournamentConfig) -> str:
+    """What changed in a configuration whose hash differs: the seed alone, or something else."""
+    if info.seed is not None and info.seed != config.seed:
+        if replace(config, seed=info.seed).config_hash == info.config_hash:
+            origin = "a seed drawn at random" if info.seed_drawn else "the seed the file had"
+            return f"seed changed (the stored games were dealt from {origin})"
+    return "configuration changed"
 
 
 def _explain(exc: sqlite3.Error) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -41,6 +42,12 @@ class Bot:
     def play(self, obs):
         return "draw"
 '''
+TELLS_ITS_HAND = '''
+class Bot:
+    def act(self, obs):
+        raise ValueError("my hand: " + " ".join(sorted(str(card) for card in obs.hand)))
+'''
+SEED_LINE = re.compile(r"^seed: (\d+) \(repeat with --seed (\d+)\)$", re.MULTILINE)
 
 
 def write(tmp_path, name: str, text: str):
@@ -52,6 +59,19 @@ def write(tmp_path, name: str, text: str):
 
 def arena(*args: str):
     return runner.invoke(app, list(args))
+
+
+def printed_seed(output: str) -> int:
+    """The seed of the one ``seed: N (repeat with --seed N)`` line (both numbers the same)."""
+    (line,) = SEED_LINE.findall(output)
+    assert line[0] == line[1], output
+    return int(line[0])
+
+
+def told_hand(output: str) -> str:
+    """The hand TELLS_ITS_HAND named when its first move was asked (from the rejection)."""
+    (hand,) = set(re.findall(r"my hand: ([0-9TJQKA][CDHS](?: [0-9TJQKA][CDHS])*)", output))
+    return hand
 
 
 def test_submit_accepts_a_good_bot_and_registers_it(tmp_path):
@@ -75,7 +95,7 @@ def test_submit_accepts_a_good_bot_and_registers_it(tmp_path):
 ])
 def test_submit_rejects_a_broken_bot_naming_the_check(tmp_path, text, check, words):
     path = write(tmp_path, "broken", text)
-    result = arena("submit", str(path), "--home", str(tmp_path), "--init-time", "1")
+    result = arena("submit", str(path), "--home", str(tmp_path), "--init-time", "1", "--seed", "7")
     assert result.exit_code == 1, result.output
     assert f"rejected: check '{check}' failed" in result.output
     for word in words:
@@ -128,6 +148,40 @@ def test_duel_prints_win_rates(tmp_path):
     assert result.exit_code == 0, result.output
     assert "switch: 6 games, 2 seats" in result.output
     assert "greedy" in result.output and "random" in result.output
+
+
+def test_submit_deals_from_a_fresh_seed_each_time_and_the_printed_seed_repeats_it(tmp_path):
+    """No fixed validation deals: a bot that knows the arena's code cannot know its hands."""
+    path = write(tmp_path, "teller", TELLS_ITS_HAND)
+    first = arena("submit", str(path), "--home", str(tmp_path))
+    second = arena("submit", str(path), "--home", str(tmp_path))
+    assert first.exit_code == second.exit_code == 1, first.output
+    assert printed_seed(first.output) != printed_seed(second.output)
+    assert told_hand(first.output) != told_hand(second.output)   # other seed, other deal
+    again = arena("submit", str(path), "--home", str(tmp_path), "--seed", str(printed_seed(first.output)))
+    assert again.exit_code == 1
+    assert printed_seed(again.output) == printed_seed(first.output)
+    assert told_hand(again.output) == told_hand(first.output)
+    deal = re.compile(r"game seed (\d+)")
+    assert deal.findall(again.output) == deal.findall(first.output) != deal.findall(second.output)
+
+
+def test_duel_deals_from_a_fresh_seed_each_time_and_the_printed_seed_repeats_it(tmp_path):
+    def duel(*extra: str):
+        result = arena("duel", "greedy", "random", "--games", "8", "--seats", "2", "--workers", "1",
+                       "--home", str(tmp_path), *extra)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    first, second = duel(), duel()
+    assert printed_seed(first) != printed_seed(second)
+    again = duel("--seed", str(printed_seed(first)))
+    assert again == first   # the same seed line and the same table: the same games
+
+
+def test_a_seed_out_of_range_is_refused(tmp_path):
+    result = arena("duel", "greedy", "random", "--seed", "-1", "--home", str(tmp_path))
+    assert result.exit_code != 0 and "--seed" in result.output
 
 
 def test_duel_names_an_unknown_bot(tmp_path):

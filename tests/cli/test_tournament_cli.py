@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -137,6 +138,35 @@ def test_a_changed_config_needs_restart(tmp_path: Path) -> None:
     assert refused.exit_code == 1 and "--restart" in one_error_line(refused)
     restarted = invoke(tmp_path, "run", str(config), "--restart", "--workers", "1")
     assert restarted.exit_code == 0 and "archived to" in restarted.stdout
+
+
+def drawn_seed(output: str) -> int:
+    """The seed ``arena run`` says it drew (its one ``seed: N (drawn at random...`` line)."""
+    (seed,) = re.findall(r"^seed: (\d+) \(drawn at random", output, re.MULTILINE)
+    return int(seed)
+
+
+def test_a_file_without_seed_gets_a_drawn_seed_that_the_resume_and_rankings_keep(tmp_path: Path) -> None:
+    config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG.replace("seed: 4\n", ""))
+    first = invoke(tmp_path, "run", str(config), "--max-games", "2")
+    assert first.exit_code == 0, first.output
+    seed = drawn_seed(first.stdout)
+    resumed = invoke(tmp_path, "run", str(config))
+    assert resumed.exit_code == 0, resumed.output  # not refused as a changed config
+    assert "played 4" in resumed.stdout and drawn_seed(resumed.stdout) == seed
+    assert json.loads(invoke(tmp_path, "rankings", "cli", "--json").stdout)["seed"] == seed
+    assert f"{GAMES} games, seed {seed}" in invoke(tmp_path, "rankings", "cli").stdout
+    other = tmp_path / "other"
+    other.mkdir()
+    fresh = invoke(other, "run", str(config), "--max-games", "1", "--home", str(other))
+    assert fresh.exit_code == 0 and drawn_seed(fresh.stdout) != seed
+
+
+def test_a_file_with_a_seed_prints_no_drawn_seed(home: Path) -> None:
+    result = invoke(home, "run", str(home / "cli.yaml"))
+    assert result.exit_code == 0 and "drawn at random" not in result.stdout
+    assert json.loads(invoke(home, "rankings", "cli", "--json").stdout)["seed"] == 4
 
 
 def test_a_stopped_run_prints_the_command_that_resumes(tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ def test_unknown_bots_are_refused_with_one_line(tmp_path: Path) -> None:
 def test_rankings_json_shape(tmp_path: Path) -> None:
     run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1)
     table = stored(tmp_path)[1]
-    assert set(table) == {"tournament", "games", "bots"}
+    assert set(table) == {"tournament", "games", "seed", "bots"} and table["seed"] == 11
     for line in table["bots"]:
         assert set(line) == {"bot", "disqualified", "faults", "games", "mean_place", "mu", "score",
                              "sigma", "wins", "win_rate"}

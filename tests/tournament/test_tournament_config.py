@@ -50,6 +50,13 @@ def test_defaults_for_a_minimal_file():
     assert config.name == "demo" and config.rules == "switch" and config.seats == 4
     assert config.format == "round-robin" and config.seatings == "rotations"
     assert config.rounds == 1 and config.limits.wall_factor is None
+    assert config.seed is None  # no fixed default: the runner draws a secret seed
+
+
+def test_an_explicit_seed_zero_is_kept_apart_from_no_seed():
+    with_zero, without = parse("bots: [a, b, c, d]\nseed: 0"), parse("bots: [a, b, c, d]")
+    assert with_zero.seed == 0 and without.seed is None
+    assert with_zero.config_hash != without.config_hash
 
 
 def test_the_documented_seats_message():

@@ -14,7 +14,7 @@ from arena.tournament.ratings import rank_store
 from arena.tournament.records import GameRecord
 from arena.tournament.store import Store
 
-CONFIG = make_config("bots: [a, b, c, d, e]\nrounds: 2", name="cup")
+CONFIG = make_config("bots: [a, b, c, d, e]\nrounds: 2\nseed: 6", name="cup")
 
 
 @pytest.fixture
@@ -37,6 +37,7 @@ def test_jsonl_export_round_trips_games_and_keeps_rank_order(store, tmp_path):
     ranks = [json.loads(line) for line in ranks_path.read_text().splitlines()]
     assert [r["bot"] for r in ranks] == list(rank_store(store).bots)
     assert [r["rank"] for r in ranks] == [1, 2, 3, 4, 5]
+    assert {r["seed"] for r in ranks} == {6}  # the tournament's seed (from CONFIG)
 
 
 def test_csv_export_has_headers_and_json_cells(store, tmp_path):
@@ -50,6 +51,7 @@ def test_csv_export_has_headers_and_json_cells(store, tmp_path):
     with ranks_path.open(newline="") as handle:
         ranking = list(csv.DictReader(handle))
     assert ranking[0]["bot"] == "a" and ranking[-1]["bot"] == "e"
+    assert {row["seed"] for row in ranking} == {"6"}
     assert float(ranking[0]["win_rate_lo"]) <= float(ranking[0]["win_rate"]) <= float(ranking[0]["win_rate_hi"])
     assert not list((tmp_path / "out").glob("*.part"))
 

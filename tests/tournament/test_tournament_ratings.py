@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 import trueskill
@@ -141,5 +142,6 @@ def test_rank_store_equals_ranking_the_records(tmp_path):
             store.add_game(rec)
         store.mark_disqualified("fox", "crashed")
         from_store = rank_store(store)
-    assert from_store == rank_games("demo", records, disqualified=["fox"])
+    assert from_store.tournament_seed == CONFIG.seed == 9
+    assert from_store == replace(rank_games("demo", records, disqualified=["fox"]), tournament_seed=9)
     assert from_store.bots[-2:] in (("eve", "fox"), ("fox", "eve"))

@@ -93,7 +93,7 @@ def test_games_list():
 
 def test_rankings_json_shape_is_exact():
     data = rankings_json(RANKINGS)
-    assert list(data) == ["tournament", "games", "bots"]
+    assert list(data) == ["tournament", "games", "seed", "bots"]
     assert data["tournament"] == "demo" and data["games"] == 12
     assert [b["bot"] for b in data["bots"]] == ["greedy", "random", "flaky", "cheat"]
     assert data["bots"][0] == {

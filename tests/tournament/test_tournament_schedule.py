@@ -9,7 +9,8 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from arena.tournament.schedule import Schedule, deal_seed, schedule_size
+from arena.errors import ConfigError
+from arena.tournament.schedule import Schedule, deal_seed, fresh_seed, schedule_size
 
 from tournament_helpers import make_config
 
@@ -106,8 +107,8 @@ def test_determinism_and_seed_only_changes_deal_seeds():
 
 
 def test_bot_order_in_the_file_does_not_change_the_schedule():
-    one = make_config("bots: [c, a, d, b, e]\nrounds: 2")
-    two = make_config("bots: [e, d, c, b, a]\nrounds: 2")
+    one = make_config("bots: [c, a, d, b, e]\nrounds: 2\nseed: 3")
+    two = make_config("bots: [e, d, c, b, a]\nrounds: 2\nseed: 3")
     assert list(Schedule.from_config(one)) == list(Schedule.from_config(two))
 
 
@@ -128,7 +129,7 @@ def test_out_of_range_id_raises_index_error():
 
 def test_gauntlet_plays_each_candidate_with_every_field_combination():
     config = make_config(
-        "bots: [f1, f2, f3, f4]\nformat: gauntlet\ncandidates: [z, y]\nseats: 3\nrounds: 2"
+        "bots: [f1, f2, f3, f4]\nformat: gauntlet\ncandidates: [z, y]\nseats: 3\nrounds: 2\nseed: 3"
     )
     schedule = Schedule.from_config(config)
     assert len(schedule) == 2 * math.comb(4, 2) * 2 * 3
@@ -145,3 +146,15 @@ def test_games_of_lists_only_that_bots_games():
     schedule = rr(5, 3, rounds=2)
     mine = list(schedule.games_of("b02"))
     assert mine == [g for g in schedule if "b02" in g.table]
+
+
+def test_a_config_without_seed_cannot_be_scheduled_until_one_is_drawn():
+    with pytest.raises(ConfigError, match="no seed yet"):
+        Schedule.from_config(make_config("bots: [a, b, c, d]"))
+
+
+def test_fresh_seeds_differ_and_fit_a_tournament_file():
+    seeds = {fresh_seed() for _ in range(64)}
+    assert len(seeds) == 64
+    assert all(0 <= seed < 2**63 for seed in seeds)  # 63 bits, as SQLite and seed: take
+    assert max(seeds).bit_length() > 40  # drawn from the whole range, not a small one

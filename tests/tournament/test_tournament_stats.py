@@ -45,7 +45,7 @@ def test_head_to_head_by_hand():
 
 
 def test_bootstrap_interval_contains_the_estimate_and_is_deterministic():
-    config = make_config("bots: [a, b, c, d, e]\nrounds: 6")
+    config = make_config("bots: [a, b, c, d, e]\nrounds: 6\nseed: 5")
     records = play_synthetic(config, {"a": 2, "b": 1, "c": 0, "d": 0, "e": -1}, seed=2)
     tally, again = Tally(), Tally()
     tally.add_many(records)
@@ -67,7 +67,7 @@ def test_a_single_deal_gives_a_degenerate_interval():
 
 
 def test_fast_bootstrap_agrees_with_a_naive_deal_resampling():
-    config = make_config("bots: [a, b, c, d, e, f]\nrounds: 5")
+    config = make_config("bots: [a, b, c, d, e, f]\nrounds: 5\nseed: 5")
     records = play_synthetic(config, {"a": 1, "b": 0, "c": 0, "d": 0, "e": 0, "f": 0}, seed=3)
     tally = Tally()
     tally.add_many(records)

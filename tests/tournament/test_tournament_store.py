@@ -12,7 +12,7 @@ from arena.tournament.errors import ConfigChangedError, DuplicateGameError, Stor
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.store import Store, digest_text, results_path
 
-CONFIG_TEXT = "bots: [a, b, c, d]\nrounds: 3\n"
+CONFIG_TEXT = "bots: [a, b, c, d]\nrounds: 3\nseed: 8\n"
 RULES = {"preset": "switch", "hand_size": 7}
 VERSIONS = {"a": "1" * 64, "b": "2" * 64, "c": "3" * 64, "d": "4" * 64}
 
@@ -96,7 +96,9 @@ def test_resume_sees_done_games_after_reopening(tmp_path):
 @pytest.mark.parametrize(
     ("config_text", "rules", "versions", "why"),
     [
-        ("bots: [a, b, c, d]\nrounds: 4\n", RULES, VERSIONS, "configuration changed"),
+        ("bots: [a, b, c, d]\nrounds: 4\nseed: 8\n", RULES, VERSIONS, "configuration changed"),
+        ("bots: [a, b, c, d]\nrounds: 3\nseed: 9\n", RULES, VERSIONS,
+         r"seed changed \(the stored games were dealt from the seed the file had\)"),
         (CONFIG_TEXT, {**RULES, "hand_size": 5}, VERSIONS, "rule settings changed"),
         (CONFIG_TEXT, RULES, {**VERSIONS, "b": digest_text("new b")}, "bot versions changed: b"),
     ],
@@ -124,7 +126,7 @@ def test_restart_archives_the_old_results_then_clears(store):
     store.add_game(game(0))
     store.add_game(game(1))
     store.mark_disqualified("c", "crashed 3 times")
-    new_text = "bots: [a, b, c, d]\nrounds: 5\n"
+    new_text = "bots: [a, b, c, d]\nrounds: 5\nseed: 8\n"
     archive = store.init_tournament(make_config(new_text), new_text, RULES, VERSIONS, restart=True)
     assert archive is not None and archive.parent == store.path.parent and archive != store.path
     assert store.game_count() == 0 and store.disqualified() == {}
@@ -136,9 +138,20 @@ def test_restart_archives_the_old_results_then_clears(store):
 
 
 def test_a_store_without_results_may_be_reinitialised(store):
-    new_text = "bots: [a, b, c, d]\nrounds: 9\n"
+    new_text = "bots: [a, b, c, d]\nrounds: 9\nseed: 8\n"
     assert store.init_tournament(make_config(new_text), new_text, RULES, VERSIONS) is None
     assert store.tournament().config_text == new_text
+
+
+def test_the_seed_is_recorded_and_a_config_without_one_is_refused(tmp_path):
+    with Store.open(tmp_path / "s.sqlite") as store:
+        store.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, RULES, VERSIONS, seed_drawn=True)
+        info = store.tournament()
+        assert (info.seed, info.seed_drawn) == (8, True)
+        seedless = "bots: [a, b, c, d]\nrounds: 3\n"
+        with pytest.raises(ArenaError, match="no seed yet"):
+            store.init_tournament(make_config(seedless), seedless, RULES, VERSIONS)
+        assert store.tournament().seed == 8
 
 
 def test_disqualification_keeps_the_first_reason(store):
