@@ -28,6 +28,7 @@ from typing import Callable, Sequence
 from arena.referee import GameResult, Referee
 from arena.rules import RuleSet
 from arena.sandbox import BotSpec, Limits, SandboxedBot, check_isolation
+from arena.sandbox.runtime import release_runtime
 from arena.tournament.schedule import deal_seed, fresh_seed
 
 
@@ -158,6 +159,7 @@ def _play_chunk(job, progress: Callable[[int], None] | None = None) -> list[tupl
     finally:
         for bot in pool.values():
             bot.close()
+        release_runtime()  # a pool worker exits without running atexit
     return results
 
 

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.bench import BenchResult, SandboxBenchResult
+from arena.sandbox.faults import storable
 from arena.cards import NAMES, SUITS
 from arena.game import Game
 from arena.rules import RuleSet
@@ -180,6 +181,17 @@ def render_bench(console: Console, results: list[BenchResult]) -> None:
     if len(results) == 2 and results[1].games_per_s:
         ratio = results[0].games_per_s / results[1].games_per_s
         console.print(f"games/s ratio arena / {results[1].rules}: [bold]{ratio:.2f}[/]")
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
+             if c not in (0x09, 0x0A)}
+
+
+def inert(text: str) -> str:
+    """Text from a bot, safe for a terminal: control characters are shown (``\\x1b``), never
+    obeyed, so a bot cannot clear the screen, forge a line or hide text; lone surrogates are
+    shown escaped too."""
+    return storable(text).translate(_CONTROL)
 
 
 def render_sandbox_bench(console: Console, measured: SandboxBenchResult) -> None:

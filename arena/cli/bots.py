@@ -16,6 +16,7 @@ from rich.table import Table
 
 from arena.cli.common import announce_seed, app, console, handles_errors, seed_option, trusted_option
 from arena.evaluate import DuelResult, duel as run_duel
+from arena.render import inert
 from arena.rules import DEFAULT_PRESET, load_rules
 from arena.sandbox import Limits
 from arena.submit import ValidationReport, accept, check_clash, new_bot as write_new_bot, validate
@@ -108,7 +109,7 @@ def render_report(report: ValidationReport) -> None:
         mark = "[green]ok[/]  " if check.passed else "[bold red]FAIL[/]"
         out.print(f"{mark} {check.name}", markup=True)
         if not check.passed:
-            out.print(check.detail, markup=False, highlight=False, soft_wrap=True)
+            out.print(inert(check.detail), markup=False, highlight=False, soft_wrap=True)
     if not report.passed:
         failed = report.failed
         out.print(f"rejected: check '{failed.name}' failed" if failed else "rejected", style="bold red")

@@ -274,6 +274,7 @@ class GameProcess:
         self.pidfd = os.pidfd_open(pid)
         self._clock = (~pid << 3) | _CPUCLOCK_SCHED
         self._stat_fd: int | None = None
+        self._task_fd: int | None = None
         self.last_cpu = 0.0
         self.status: int | None = None
         self.dead = False
@@ -307,12 +308,14 @@ class GameProcess:
             self.frozen = True
 
     def _threads(self) -> int:
-        """The process's thread count, from /proc (2 as a safe answer if it cannot be read)."""
+        """The process's thread count: its /proc task folder has one link per thread, plus two
+        (one ``fstat``; 2 as the safe answer if it cannot be read)."""
         try:
-            if self._stat_fd is None:
-                self._stat_fd = os.open(f"/proc/{self.pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
-            return int(os.pread(self._stat_fd, 1024, 0).rpartition(b")")[2].split()[17])
-        except (OSError, IndexError, ValueError):
+            if self._task_fd is None:
+                self._task_fd = os.open(f"/proc/{self.pid}/task",
+                                        os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            return os.fstat(self._task_fd).st_nlink - 2
+        except OSError:
             return 2
 
     def thaw(self) -> None:
@@ -345,10 +348,10 @@ class GameProcess:
             _kill_and_wait(self.pidfd)
             self.dead = True
         self.channel.close()
-        for fd in (self.pidfd, self._stat_fd):
+        for fd in (self.pidfd, self._stat_fd, self._task_fd):
             if fd is not None:
                 os.close(fd)
-        self.pidfd = self._stat_fd = None  # type: ignore[assignment]
+        self.pidfd = self._stat_fd = self._task_fd = None  # type: ignore[assignment]
 
     def read_log_tail(self, size: int) -> bytes:
         """The last ``size`` bytes of this game's log."""
