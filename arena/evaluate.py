@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Sequence
 
 from arena.referee import GameResult, Referee
 from arena.rules import RuleSet
 from arena.sandbox import BotSpec, Limits, SandboxedBot, check_isolation
 from arena.sandbox.runtime import release_runtime
+from arena.sandbox.snapshot import snapshot
 from arena.tournament.schedule import deal_seed, fresh_seed
 
 
@@ -113,14 +116,17 @@ def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None
     plan = schedule(len(specs), seat_count, games, seed)
     worker_count = max(1, min(workers or os.cpu_count() or 1, len(plan) // 20 or 1))
     chunks = [plan[i::worker_count] for i in range(worker_count)]
-    jobs = [(list(specs), rules, chunk, limits or Limits(), trusted) for chunk in chunks]
-    if worker_count == 1:
-        outcomes = [_play_chunk(jobs[0], progress)]
-    else:
-        with multiprocessing.get_context("fork").Pool(worker_count) as pool:
-            outcomes = pool.map(_play_chunk, jobs)
-        if progress:
-            progress(len(plan))
+    with tempfile.TemporaryDirectory(prefix="arena-duel-") as folder:
+        # Every worker plays the same bytes, whatever happens to the files meanwhile.
+        frozen = [snapshot(spec, Path(folder))[0] for spec in specs]
+        jobs = [(frozen, rules, chunk, limits or Limits(), trusted) for chunk in chunks]
+        if worker_count == 1:
+            outcomes = [_play_chunk(jobs[0], progress)]
+        else:
+            with multiprocessing.get_context("fork").Pool(worker_count) as pool:
+                outcomes = pool.map(_play_chunk, jobs)
+            if progress:
+                progress(len(plan))
     return _tally(specs, rules, seat_count, plan, outcomes, seed)
 
 

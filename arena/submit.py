@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -31,6 +32,7 @@ from arena.errors import ArenaError, ConfigError
 from arena.referee import Referee
 from arena.rules import DEFAULT_PRESET, RuleSet, load_rules
 from arena.sandbox import BotFault, BotSpec, Limits, SandboxedBot, check_isolation
+from arena.sandbox.snapshot import snapshot
 from arena.tournament.schedule import deal_seed, fresh_seed
 from arena.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, check_name
 
@@ -60,6 +62,7 @@ class ValidationReport:
     path: Path
     seed: int
     checks: list[Check] = field(default_factory=list)
+    content: bytes = b""     # the bytes that were validated (what :func:`accept` registers)
 
     @property
     def passed(self) -> bool:
@@ -85,17 +88,20 @@ def validate(path: Path, class_name: str = "Bot", rules: RuleSet | None = None,
     report = ValidationReport(Path(path), fresh_seed() if seed is None else seed)
     rules = rules or load_rules(DEFAULT_PRESET)
     limits = limits or Limits()
-    steps = [
-        ("file", lambda: _check_file(Path(path))),
-        ("contract", lambda: _check_contract(Path(path), class_name)),
-    ]
-    for name, step in steps:
-        detail = step()
-        report.checks.append(Check(name, detail is None, detail or ""))
-        if detail is not None:
-            return report
-    spec = BotSpec(name="candidate", path=Path(path).resolve(), class_name=class_name)
-    _play_checks(report, spec, rules, limits, workspace or Workspace.locate(), trusted)
+    detail = _check_file(Path(path))
+    report.checks.append(Check("file", detail is None, detail or ""))
+    if detail is not None:
+        return report
+    # Every later check reads one snapshot of the file: what is validated is what is accepted.
+    with tempfile.TemporaryDirectory(prefix="arena-submit-") as folder:
+        spec, _ = snapshot(BotSpec(name="candidate", path=Path(path).resolve(),
+                                   class_name=class_name), Path(folder))
+        assert spec.path is not None
+        report.content = spec.path.read_bytes()
+        detail = _check_contract(spec.path, class_name)
+        report.checks.append(Check("contract", detail is None, detail or ""))
+        if detail is None:
+            _play_checks(report, spec, rules, limits, workspace or Workspace.locate(), trusted)
     return report
 
 
@@ -205,12 +211,18 @@ def _describe(code: str, detail: str, log_tail: str) -> str:
 
 
 def accept(workspace: Workspace, path: Path, name: str, replace: bool = False,
-           class_name: str = "Bot") -> RegistryEntry:
-    """Copy a validated bot to ``bots/NAME.py`` and record it; a taken name needs ``replace``."""
+           class_name: str = "Bot", content: bytes | None = None) -> RegistryEntry:
+    """Copy a validated bot to ``bots/NAME.py`` and record it; a taken name needs ``replace``.
+
+    ``content`` (a :class:`ValidationReport`'s) is written instead of the file's current bytes,
+    so that a file changed after its validation cannot slip in.
+    """
     check_clash(workspace, name, Path(path), replace)
     target = workspace.bots_dir / f"{name}.py"
     workspace.bots_dir.mkdir(parents=True, exist_ok=True)
-    if Path(path).resolve() != target.resolve():
+    if content is not None:
+        target.write_bytes(content)
+    elif Path(path).resolve() != target.resolve():
         shutil.copyfile(path, target)
     entry = workspace.registry.new_entry(name, target, class_name)
     workspace.registry.add(entry)

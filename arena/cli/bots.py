@@ -97,7 +97,7 @@ def submit(
     render_report(report)
     if not report.passed:
         raise typer.Exit(1)
-    entry = accept(workspace, path, bot_name, replace, class_name)
+    entry = accept(workspace, path, bot_name, replace, class_name, report.content)
     console().print(f"accepted [bold]{entry.name}[/] as {workspace.bots_dir / entry.file} "
                     f"(sha256 {entry.sha256[:12]})")
 

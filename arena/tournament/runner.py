@@ -59,7 +59,7 @@ from arena.tournament.discipline import Discipline
 from arena.tournament.errors import ConfigChangedError, StoreWriteError
 from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule
-from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed
+from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
 from arena.tournament.store import Store, results_path
 from arena.tournament.worker import WorkerSetup, worker_main
 
@@ -202,6 +202,7 @@ def run_tournament(
     results_dir = Path(home) / "results"
     path = results_path(plan.config.name, results_dir)
     log_path = results_dir / f"{plan.config.name}.log"
+    plan = snapshot_bots(plan, results_dir / "bots")
     with Store.open(path) as store, tournament_log(log_path):
         plan = settle_seed(plan, store.tournament(), restart)
         archive = _init_store(store, plan, restart)

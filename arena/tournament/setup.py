@@ -9,8 +9,10 @@ Bot entries resolve through :meth:`arena.workspace.Workspace.resolve_bot` of the
   ``{name:, cmd: [...]}``): relative to the workspace folder, else to the folder of the
   tournament file.
 
-A bot's version is the SHA-256 of its file (of the command line plus the files it names, for a
-command bot), so a changed bot cannot silently mix its results with the old ones.
+Before the first game the runner snapshots every bot (:func:`snapshot_bots`): its files are
+copied into the results folder under their SHA-256, the workers run those copies, and the
+store records that hash as the bot's version. So a changed bot cannot silently mix its results
+with the old ones, and editing a bot's file during a run changes nothing in the run.
 
 The seed: a file's ``seed`` is used as written. A file without one gets a secret seed
 (:func:`settle_seed`): the one drawn when the tournament was first run, kept in its results store,
@@ -20,17 +22,17 @@ tournament or a restart, a fresh one (:func:`~arena.tournament.schedule.fresh_se
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
 from arena.errors import ConfigError
 from arena.rules import RuleSet, load_rules, preset_names
 from arena.sandbox import BotSpec
+from arena.sandbox.snapshot import snapshot
 from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.schedule import fresh_seed
-from arena.tournament.store import TournamentInfo, digest_file, digest_text
+from arena.tournament.store import TournamentInfo
 from arena.workspace import Workspace
 
 
@@ -44,8 +46,8 @@ class Plan:
     config_text: str
     source: str
     specs: dict[str, BotSpec]
-    versions: dict[str, str]
     rules: RuleSet
+    versions: dict[str, str] = field(default_factory=dict)  # set by snapshot_bots
     seed_drawn: bool = False    # True when the seed was drawn at random (the file has none)
 
 
@@ -68,8 +70,15 @@ def make_plan(
     }
     rules = _load_rules(config.rules, folders)
     rules.check_seats(config.seats)
-    versions = {name: bot_version(spec) for name, spec in specs.items()}
-    return Plan(config, config_text, source, specs, versions, rules)
+    return Plan(config, config_text, source, specs, rules)
+
+
+def snapshot_bots(plan: Plan, folder: Path) -> Plan:
+    """``plan`` with every bot running from its snapshot under ``folder``, and the snapshots'
+    hashes as the bots' versions (:mod:`arena.sandbox.snapshot`)."""
+    taken = {name: snapshot(spec, folder) for name, spec in plan.specs.items()}
+    return replace(plan, specs={n: t[0] for n, t in taken.items()},
+                   versions={n: t[1] for n, t in taken.items()})
 
 
 def settle_seed(plan: Plan, stored: TournamentInfo | None, restart: bool = False) -> Plan:
@@ -101,15 +110,6 @@ def resolve_bot(spec: str | Mapping[str, Any], folders: list[Path], source: str 
             last = error
     assert last is not None
     raise ConfigError(f"{source}: {last}")
-
-
-def bot_version(spec: BotSpec) -> str:
-    """SHA-256 of the bot's file, or of its command line and the files that names."""
-    if spec.path is not None:
-        return digest_file(spec.path)
-    assert spec.command is not None
-    files = [digest_file(arg) for arg in spec.command if Path(arg).is_file()]
-    return digest_text(json.dumps([list(spec.command), files]))
 
 
 def _folders(home: str | Path, base_dir: str | Path) -> list[Path]:

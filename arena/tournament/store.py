@@ -86,14 +86,6 @@ def results_path(name: str, results_dir: str | Path = "results") -> Path:
     return Path(results_dir) / f"{name}.sqlite"
 
 
-def digest_file(path: str | Path) -> str:
-    """SHA-256 (hex) of a file's bytes, to record a bot's version; raises :class:`StoreError`."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError as exc:
-        raise StoreError(f"{path}: cannot read to compute its version: {exc.strerror or exc}") from exc
-
-
 def digest_text(text: str) -> str:
     """SHA-256 (hex) of a text (a command line, a preset bot's name and code version, ...)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

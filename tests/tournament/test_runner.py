@@ -1,15 +1,14 @@
 """The tournament runner through the library: reproducibility, resume, stops, changed setups.
 
 Small tournaments of fast bots (the built-in random bot and a first-legal-action test bot) in a
-temporary workspace; sandbox slots are offset at random so that runs on the same machine never
-share a uid.
+temporary workspace.
 """
 
 from __future__ import annotations
 
 import json
+import hashlib
 import multiprocessing
-import random
 from pathlib import Path
 
 import pytest
@@ -22,12 +21,6 @@ from arena.tournament.runner import Progress, run_tournament
 
 HERE = Path(__file__).resolve().parent
 FIRST_LEGAL = HERE / "bots" / "first_legal.py"
-
-
-@pytest.fixture(autouse=True)
-def private_slots(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Sandbox slots (hence uids) no other test run is likely to use at the same time."""
-    monkeypatch.setenv("ARENA_SLOT_BASE", str(random.randrange(5000, 30000, 50)))
 
 
 def write_config(folder: Path, name: str = "small", rounds: int = 2, bots: str | None = None,
@@ -143,3 +136,30 @@ def test_rankings_json_shape(tmp_path: Path) -> None:
         assert set(line) == {"bot", "disqualified", "faults", "games", "mean_place", "mu", "score",
                              "sigma", "wins", "win_rate"}
     json.dumps(table)
+
+
+SWAPPED = """
+class Bot:
+    def act(self, obs):
+        raise RuntimeError("the replaced file ran")
+"""
+
+
+def test_replacing_a_bot_file_during_a_run_changes_nothing(tmp_path: Path) -> None:
+    """What is hashed is what runs (issue 9): the run plays the snapshot taken when it was
+    planned, and the store records that snapshot's hash."""
+    bot = tmp_path / "mine.py"
+    bot.write_text(FIRST_LEGAL.read_text())
+    original = hashlib.sha256(bot.read_bytes()).hexdigest()
+    config = write_config(tmp_path, bots=f"[random, {bot}]", seats=2, rounds=6)
+
+    def swap(progress: Progress) -> None:
+        if progress.done == 2:  # mid-run: the workers' templates start after this, too
+            bot.write_text(SWAPPED)
+
+    report = run_tournament(config, tmp_path, workers=2, progress=swap)
+    assert report.complete and bot.read_text() == SWAPPED
+    with open_results(tmp_path, "small") as store:
+        assert all(g.faults == () for g in store.games())
+        assert store.bot_versions()["mine"] == original
+    assert (tmp_path / "results" / "bots" / original / "mine.py").read_text() == FIRST_LEGAL.read_text()
