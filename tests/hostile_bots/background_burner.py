@@ -1,4 +1,4 @@
-"""Starts a thread that burns CPU forever, to think (or slow its rivals) between its requests."""
+"""Starts two threads that burn CPU forever, to think (or slow its rivals) between its requests."""
 import threading
 
 
@@ -9,7 +9,8 @@ def _burn():
 
 class Bot:
     def on_game_start(self, info):
-        threading.Thread(target=_burn, daemon=True).start()
+        for _ in range(2):
+            threading.Thread(target=_burn, daemon=True).start()
 
     def act(self, obs):
         return obs.legal[0]

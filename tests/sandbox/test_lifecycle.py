@@ -210,3 +210,40 @@ def test_hooks_are_charged_their_own_cpu_limit(make_bot, tmp_path) -> None:
         bot.start_game({"seat": 0})
     assert info.value.code is FaultCode.INIT_FAIL
     assert "on_game_start" in info.value.detail and "CPU" in info.value.detail
+
+
+@pytest.mark.parametrize("frozen", [True, False])
+def test_a_rival_near_its_allowance_stays_clean_beside_a_cpu_burner(make_bot, monkeypatch,
+                                                                    frozen: bool) -> None:
+    """Referee and both bots on one core, as in a tournament worker: the burner's threads,
+    frozen between its requests, take nothing from its rival. (Unfrozen, as the control run,
+    they take half the core and the rival's wall-clock watchdog fires: 0.8 s of CPU then
+    takes 1.6 s against a watchdog of 1.25 s.)"""
+    import os
+
+    from arena.sandbox.template import GameProcess
+
+    if not frozen:
+        monkeypatch.setattr(GameProcess, "freeze", lambda self: None)
+    cpu = {min(os.sched_getaffinity(0))}
+    limits = Limits(move_time=1.0, wall_factor=1.0, bank=0.0, memory_mb=256, hook_time=1.0)
+    thinker = make_bot("steady_thinker.py", limits, cpus=cpu)
+    burner = make_bot("background_burner.py", limits, cpus=cpu)
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cpu)
+    try:
+        thinker.start_game({"seat": 0, "think": 0.8})
+        burner.start_game({"seat": 1})
+        faults = []
+        for _ in range(2):
+            for bot in (thinker, burner):
+                try:
+                    bot.act(act_message(legal=["draw"]))
+                except BotFault as fault:
+                    faults.append((bot.spec.name, fault.code))
+    finally:
+        os.sched_setaffinity(0, before)
+    if frozen:
+        assert faults == []
+    else:
+        assert ("steady_thinker", FaultCode.TIMEOUT) in faults
