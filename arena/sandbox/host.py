@@ -192,7 +192,7 @@ class Host:
         if action is None:
             raise TypeError("act() returned None instead of an action")
         text = action if isinstance(action, str) else self.action_text(action)
-        if not isinstance(text, str) or "\n" in text or "\r" in text:
+        if not isinstance(text, str) or "\n" in text or "\r" in text or text.lstrip().startswith("!"):
             raise TypeError(f"act() returned {action!r}, not a one-line action text")
         return text.strip()
 
@@ -303,8 +303,8 @@ class Template:
         """Import the runtime and compile the bot now, once, instead of in every game."""
         runtime = RUNTIME_DIR if self.confine else self.setup["runtime"]
         sys.path.insert(0, runtime)
-        import arena.actions  # noqa: F401  (imported for the game processes)
-        import arena.observation  # noqa: F401
+        for name in ("arena.actions", "arena.observation"):
+            __import__(name)  # for the game processes, which need both
         for name in self.setup.get("preload", ()):
             try:
                 __import__(name)

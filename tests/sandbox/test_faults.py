@@ -122,3 +122,14 @@ def test_act_before_start_is_crash_not_a_hang(make_bot) -> None:
     with pytest.raises(BotFault) as info:
         make_bot("moody.py").act(act_message())
     assert info.value.code is FaultCode.CRASH
+
+
+def test_a_bot_cannot_forge_the_hosts_reports(make_bot, tmp_path) -> None:
+    """An action text that looks like a host report ('!memory ...') is refused as INVALID:
+    a Python bot cannot pick its own fault code."""
+    from arena.sandbox import BotSpec
+
+    (tmp_path / "forger.py").write_text(
+        "class Bot:\n    def act(self, obs):\n        return '!memory \"forged\"'\n")
+    fault = fault_of(make_bot("", spec=BotSpec.parse("forger.py", tmp_path)))
+    assert fault.code is FaultCode.INVALID and "TypeError" in fault.detail
