@@ -175,11 +175,16 @@ def game_seeds(seed: int) -> list[int]:
 
 
 def _load(bot: SandboxedBot, seats: int, rules: RuleSet, seed: int) -> str | None:
-    info = {"seat": 0, "seats": seats, "seed": seed, "rules": {"name": rules.name, "settings": rules.settings}}
+    """Start the bot as a game would (the same start message), then end that process: the
+    validation games that follow each get a fresh one, as tournament games do."""
+    info = {"seat": 0, "seats": seats, "seed": seed, "rules": {"name": rules.name, "settings": rules.settings},
+            "hand": 0, "wins": [0] * seats}
     try:
         bot.start_game(info)
     except BotFault as fault:
         return _describe(fault.code.name, fault.detail, fault.log_tail)
+    finally:
+        bot.close_game()
     return None
 
 
