@@ -119,7 +119,9 @@ def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None
     with tempfile.TemporaryDirectory(prefix="arena-duel-") as folder:
         # Every worker plays the same bytes, whatever happens to the files meanwhile.
         frozen = [snapshot(spec, Path(folder))[0] for spec in specs]
-        jobs = [(frozen, rules, chunk, limits or Limits(), trusted) for chunk in chunks]
+        cpus = sorted(os.sched_getaffinity(0))
+        jobs = [(frozen, rules, chunk, limits or Limits(), trusted, cpus[w % len(cpus)])
+                for w, chunk in enumerate(chunks)]
         if worker_count == 1:
             outcomes = [_play_chunk(jobs[0], progress)]
         else:
@@ -144,7 +146,7 @@ def _check_specs(specs: Sequence[BotSpec], seats: int) -> None:
 
 def _play_chunk(job, progress: Callable[[int], None] | None = None) -> list[tuple[int | None, list[tuple[int, str]]]]:
     """Play one worker's games: (winning seat, [(seat, fault code)]) per game, in order."""
-    specs, rules, chunk, limits, trusted = job
+    specs, rules, chunk, limits, trusted, cpu = job
     referee = Referee(rules)
     pool: dict[tuple[int, int], SandboxedBot] = {}   # (bot index, copy number) -> process
     results = []
@@ -156,7 +158,7 @@ def _play_chunk(job, progress: Callable[[int], None] | None = None) -> list[tupl
                 key = (bot, copies[bot])
                 copies[bot] += 1
                 if key not in pool:
-                    pool[key] = SandboxedBot(specs[bot], limits, trusted=trusted)
+                    pool[key] = SandboxedBot(specs[bot], limits, trusted=trusted, cpus={cpu})
                 clients.append(pool[key])
             result: GameResult = referee.play(clients, seed)
             results.append((result.winner, [(f.seat, f.code) for f in result.faults]))

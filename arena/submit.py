@@ -22,6 +22,7 @@ from the template.
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -142,21 +143,23 @@ def _play_checks(report: ValidationReport, spec: BotSpec, rules: RuleSet, limits
     """``load``, ``self-play`` and ``vs-builtins``: sandboxed, stopping at the first fault."""
     seats = rules.seats_default
     bots: list[SandboxedBot] = []
+    cpus = {min(os.sched_getaffinity(0))}  # one CPU per bot, as in a tournament
     try:
-        candidate = SandboxedBot(spec, limits, trusted=trusted)
+        candidate = SandboxedBot(spec, limits, trusted=trusted, cpus=cpus)
         bots.append(candidate)
         deals = game_seeds(report.seed)
         detail = _load(candidate, seats, rules, deal_seed(report.seed, len(deals)))
         report.checks.append(Check("load", detail is None, detail or ""))
         if detail is not None:
             return
-        copies = [candidate] + [SandboxedBot(spec, limits, trusted=trusted) for i in range(1, seats)]
+        copies = [candidate] + [SandboxedBot(spec, limits, trusted=trusted, cpus=cpus)
+                                for _ in range(1, seats)]
         bots.extend(copies[1:])
         detail = _games(Referee(rules), [copies], deals[:SELF_PLAY_GAMES])
         report.checks.append(Check("self-play", detail is None, detail or ""))
         if detail is not None:
             return
-        builtins = [SandboxedBot(workspace.resolve_bot(n), limits, trusted=trusted)
+        builtins = [SandboxedBot(workspace.resolve_bot(n), limits, trusted=trusted, cpus=cpus)
                     for n in BUILTIN_BOTS]
         bots.extend(builtins)
         tables = [_table(candidate, builtins, seats, rotation) for rotation in range(BUILTIN_GAMES)]

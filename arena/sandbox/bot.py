@@ -80,10 +80,9 @@ class SandboxedBot:
         proc = self._running()
         budget = self.limits.move_time + self._bank_left
         wall = max(self.limits.move_time * self.limits.wall_factor, budget) + WALL_SLACK
-        cpu0 = proc.cpu()
-        line = self._request({**message, "type": "act"}, time.monotonic() + wall, cpu0 + budget,
-                             f"{self.limits.move_time}s per move + bank")
-        used = proc.cpu() - cpu0
+        line = self._request({**message, "type": "act"}, time.monotonic() + wall,
+                             proc.charged + budget, f"{self.limits.move_time}s per move + bank")
+        used = self._charge(proc)
         if used > budget + CPU_SLACK:
             raise self._fault(FaultCode.TIMEOUT, f"used {used:.3f}s of CPU, {budget:.3f}s allowed")
         self._bank_left -= max(0.0, used - self.limits.move_time)
@@ -197,13 +196,20 @@ class SandboxedBot:
             if line is not None:
                 return line
 
+    @staticmethod
+    def _charge(proc: GameProcess) -> float:
+        """The CPU the bot used since its last charge: every bit of it is charged to the request
+        that just ended, including any it used before its freeze took hold last time."""
+        now = proc.cpu()
+        used, proc.charged = now - proc.charged, now
+        return used
+
     def _expect_ok(self, message: dict, deadline: float, hook: str) -> None:
         """A request whose only good answer is ``ok``, within ``limits.hook_time`` of CPU."""
         proc = self._running()
-        cpu0 = proc.cpu()
-        line = self._request(message, deadline, cpu0 + self.limits.hook_time,
+        line = self._request(message, deadline, proc.charged + self.limits.hook_time,
                              f"{hook}: {self.limits.hook_time}s")
-        used = proc.cpu() - cpu0
+        used = self._charge(proc)
         if used > self.limits.hook_time + CPU_SLACK:
             raise self._fault(FaultCode.TIMEOUT, f"{hook} used {used:.3f}s of CPU, "
                               f"{self.limits.hook_time:.3f}s allowed")

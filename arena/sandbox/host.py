@@ -411,7 +411,9 @@ class Template:
         size, files = int(self.setup["disk_bytes"]), int(self.setup["files_max"])
         _mount("tmpfs", BOT_DIR, "tmpfs", MS_NOSUID | MS_NODEV,
                f"size={size},nr_inodes={files},mode=0700,uid={INSIDE_ID},gid={INSIDE_ID}")
-        _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        # Only the processes (itself): no machine-wide counter (loadavg, stat, meminfo...) that
+        # one bot could move and another read.
+        _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "subset=pid")
         for name, data in self.files:
             _write_file(os.path.join(BOT_DIR, name), data, executable=self.command is not None)
         _drop_capabilities()

@@ -9,13 +9,17 @@ up and before the bot's code runs. It denies:
 * sockets, tracing or reading other processes, namespace, mount, module and kernel-key calls;
 * every channel through a file two bots can both read (the runtime and the standard library
   are shared read-only): ``flock``, POSIX and open-file-description record locks, leases and
-  directory notifications (``fcntl``), ``inotify`` and ``fanotify``, and ``mincore`` (which
-  tells whether another process read a page of a shared file).
+  directory notifications (``fcntl``), ``inotify`` and ``fanotify``; and every exact probe or
+  eviction of the shared page cache (``mincore``, ``cachestat``, ``preadv2`` with
+  ``RWF_NOWAIT``, ``posix_fadvise``, ``readahead``, ``madvise`` cold/pageout, AIO), which would
+  tell whether another bot read a page of a shared file.
 
 * SysV shared memory, semaphores and message queues, and POSIX message queues: memory
   outside the address-space limit, and channels (each game also has its own IPC namespace);
-* timers that deliver signals (``setitimer``, ``alarm``, ``timer_create``): with them, a bot
-  could run code while it waits for its next request.
+* leaving the CPU its worker pinned it to (``sched_setaffinity``), and ``sysinfo``, whose
+  machine-wide counts (threads, free memory) one bot could move and another read;
+* timers (``setitimer``, ``alarm``, ``timer_create``, ``timerfd_create``): with them, a
+  single-threaded bot blocked reading its next request could wake up and run code.
 
 Denied calls fail with ``EPERM`` (``clone3`` with ``ENOSYS`` so threads fall back to
 ``clone``), so a bot sees an ordinary ``OSError`` rather than dying.
@@ -43,12 +47,18 @@ DENIED = (
     "swapoff", "acct", "open_by_handle_at", "name_to_handle_at", "mount_setattr", "fsopen",
     "fsmount", "fsconfig", "fspick", "move_mount", "open_tree", "flock", "inotify_init",
     "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark", "mincore",
-    "setitimer", "alarm", "timer_create",
+    "setitimer", "alarm", "timer_create", "timerfd_create",
     "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl", "semget",
     "semop", "semtimedop", "semctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
     "mq_notify", "mq_getsetattr",
+    "fadvise64", "fadvise64_64", "arm_fadvise64_64", "readahead", "cachestat", "io_setup",
+    "io_submit", "io_getevents", "io_pgetevents", "io_cancel", "io_destroy",
+    "sched_setaffinity", "sched_setattr", "sched_setscheduler", "sysinfo",
 )
 EXEC_CALLS = ("execve", "execveat")
+# madvise advice that evicts a file's pages from the page cache: MADV_COLD, MADV_PAGEOUT.
+DENIED_MADVISE = (20, 21)
+RWF_NOWAIT = 0x8   # preadv2 flag: tells whether a page is cached without reading it
 # fcntl commands that share state through a file: F_GETLK, F_SETLK, F_SETLKW, F_SETLEASE,
 # F_GETLEASE, F_NOTIFY, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW.
 DENIED_FCNTL = (5, 6, 7, 1024, 1025, 1026, 36, 37, 38)
@@ -114,14 +124,28 @@ def bot_filter(allow_exec: bool = False) -> bytes:
         for call in ("fcntl", "fcntl64"):
             for command in DENIED_FCNTL:
                 _deny_with_arg(lib, ctx, call, 1, command)
+        for advice in DENIED_MADVISE:
+            _deny_with_arg(lib, ctx, "madvise", 2, advice)
+        for call in ("preadv2", "pwritev2"):
+            _deny_with_arg(lib, ctx, call, 5, RWF_NOWAIT, mask=RWF_NOWAIT)
         return _export(lib, ctx)
     finally:
         lib.seccomp_release(ctx)
 
 
-def _deny_with_arg(lib: ctypes.CDLL, ctx: int, name: str, arg: int, value: int) -> None:
-    """EPERM for ``name`` when the 32-bit argument ``arg`` equals ``value`` (unknown names
-    skipped).
+def syscall_number(name: str) -> int | None:
+    """The native number of system call ``name`` (None without libseccomp)."""
+    try:
+        number = _load_library().seccomp_syscall_resolve_name(name.encode())
+    except SeccompUnavailable:
+        return None
+    return number if number >= 0 else None
+
+
+def _deny_with_arg(lib: ctypes.CDLL, ctx: int, name: str, arg: int, value: int,
+                   mask: int = 0xFFFFFFFF) -> None:
+    """EPERM for ``name`` when the 32-bit argument ``arg``, masked with ``mask``, equals
+    ``value`` (unknown names skipped).
 
     Only the low 32 bits are compared: the kernel reads such an argument (fcntl's command is
     an ``unsigned int``) from the low half of the register, while seccomp sees all 64 bits, so
@@ -131,7 +155,7 @@ def _deny_with_arg(lib: ctypes.CDLL, ctx: int, name: str, arg: int, value: int) 
     nr = lib.seccomp_syscall_resolve_name(name.encode())
     if nr < 0:
         return
-    cmp = _ArgCmp(arg, _SCMP_CMP_MASKED_EQ, 0xFFFFFFFF, value)
+    cmp = _ArgCmp(arg, _SCMP_CMP_MASKED_EQ, mask, value)
     rc = lib.seccomp_rule_add_array(ctx, _errno_action(errno.EPERM), nr, 1, ctypes.byref(cmp))
     if rc < 0:
         raise SeccompUnavailable(f"seccomp_rule_add({name}) failed: {os.strerror(-rc)}")

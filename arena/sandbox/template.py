@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from arena.sandbox import confine
+from arena.sandbox import confine, seccomp
 from arena.sandbox.channel import LineChannel
 from arena.sandbox.leases import UidLease, lease_uid
 from arena.sandbox.runtime import BOT_FILTER, COMMAND_FILTER, HOST_SCRIPT, find_python, get_runtime
@@ -264,6 +264,15 @@ def _visible_prefixes(python: str) -> tuple[str, ...]:
     return system + ((os.path.realpath(prefix) + "/",) if prefix else ())
 
 
+def _read_prefix() -> bytes | None:
+    """How /proc/PID/syscall starts for ``read(0, ...)`` on this machine (None if unknown)."""
+    number = seccomp.syscall_number("read")
+    return None if number is None else f"{number} 0x0 ".encode()
+
+
+_READ_PREFIX = _read_prefix()
+
+
 class GameProcess:
     """One game's bot process: its channel, its CPU clock, its log, and how to kill it."""
 
@@ -275,7 +284,9 @@ class GameProcess:
         self._clock = (~pid << 3) | _CPUCLOCK_SCHED
         self._stat_fd: int | None = None
         self._task_fd: int | None = None
+        self._syscall_fd: int | None = None
         self.last_cpu = 0.0
+        self.charged = 0.0      # CPU seconds already charged to a request (all since fork)
         self.status: int | None = None
         self.dead = False
         self.frozen = False
@@ -299,24 +310,27 @@ class GameProcess:
             return self.last_cpu
 
     def freeze(self) -> None:
-        """Between its requests the bot runs nothing, so it cannot think on its rivals' time or
-        take their CPU. A single thread that has answered is blocked reading its next request
-        (the seccomp filter denies the timers that could wake it); any more threads, and the
-        whole process is stopped (SIGSTOP) until the next request."""
-        if not self.frozen and not self.dead and self._threads() > 1:
+        """Once its reply is in, the bot runs nothing until its next request, so it cannot think
+        on its rivals' time or take their CPU: stopped (SIGSTOP), unless it is a single thread
+        already blocked reading that request, which nothing else can wake (the seccomp filter
+        denies the timers that could)."""
+        if not self.frozen and not self.dead and not self._waits_for_request():
             self._signal(signal.SIGSTOP)
             self.frozen = True
 
-    def _threads(self) -> int:
-        """The process's thread count: its /proc task folder has one link per thread, plus two
-        (one ``fstat``; 2 as the safe answer if it cannot be read)."""
+    def _waits_for_request(self) -> bool:
+        """Whether the process is one thread blocked in ``read`` on its request pipe (fd 0)."""
+        if _READ_PREFIX is None:
+            return False
         try:
             if self._task_fd is None:
-                self._task_fd = os.open(f"/proc/{self.pid}/task",
-                                        os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            return os.fstat(self._task_fd).st_nlink - 2
+                self._task_fd = os.open(f"/proc/{self.pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                self._syscall_fd = os.open(f"/proc/{self.pid}/syscall", os.O_RDONLY | os.O_CLOEXEC)
+            # One thread (the task folder has a link per thread, plus two), then what it does.
+            return (os.fstat(self._task_fd).st_nlink == 3
+                    and os.pread(self._syscall_fd, 64, 0).startswith(_READ_PREFIX))
         except OSError:
-            return 2
+            return False
 
     def thaw(self) -> None:
         """Let the bot run again (SIGCONT), just after its next request was written."""
@@ -348,10 +362,10 @@ class GameProcess:
             _kill_and_wait(self.pidfd)
             self.dead = True
         self.channel.close()
-        for fd in (self.pidfd, self._stat_fd, self._task_fd):
+        for fd in (self.pidfd, self._stat_fd, self._task_fd, self._syscall_fd):
             if fd is not None:
                 os.close(fd)
-        self.pidfd = self._stat_fd = self._task_fd = None  # type: ignore[assignment]
+        self.pidfd = self._stat_fd = self._task_fd = self._syscall_fd = None  # type: ignore[assignment]
 
     def read_log_tail(self, size: int) -> bytes:
         """The last ``size`` bytes of this game's log."""

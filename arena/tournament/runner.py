@@ -308,14 +308,16 @@ class _Run:
         return self.next_commit < self.total and self.budget > 0
 
     def _setups(self) -> list[WorkerSetup]:
+        # Every worker, and so every bot, is pinned to one CPU (round robin when there are more
+        # workers than CPUs): one core saves the cross-core wake-ups, and a bot sees one CPU
+        # in every mode (duel and submit pin theirs the same way), so it cannot tell them apart.
         cpus = sorted(os.sched_getaffinity(0))
-        pin = self.workers <= len(cpus)
         order = self.plan.config.bot_names
         return [
             WorkerSetup(
                 index=i, parent_pid=os.getpid(), rules_settings=self.plan.rules.settings,
                 specs=self.plan.specs, bot_order=order, limits=_sandbox_limits(self.plan.config),
-                trusted=self.trusted, cpu=cpus[i] if pin else None,
+                trusted=self.trusted, cpu=cpus[i % len(cpus)],
             )
             for i in range(self.workers)
         ]

@@ -250,8 +250,9 @@ def dumps_in(found: list[Found]) -> list[dict]:
 def normalized(dump: dict) -> dict:
     """A dump without what differs from run to run by construction, not by mode: the name of
     the referee's runtime folder (its pid and a random part), the machine-wide counters in mount ids and anonymous
-    device numbers, and the outer uid (a lease as root: which one depends on how many bots
-    are alive on the machine, not on the mode)."""
+    device numbers, the outer uid (a lease as root: which one depends on how many bots
+    are alive on the machine, not on the mode), and which CPU the bot is pinned to (every mode
+    pins each bot to one CPU, the one its worker runs on: only the count is compared)."""
     text = json.dumps(dump, sort_keys=True)
     text = re.sub(r"arena-sandbox-[A-Za-z0-9_-]+", "arena-sandbox-X", text)
     outer = dump.get("uid_map", "").split()
@@ -261,6 +262,8 @@ def normalized(dump: dict) -> dict:
     if len(outer_gid) >= 2 and outer_gid[1] != "0":
         text = re.sub(rf"\b{re.escape(outer_gid[1])}\b", "OUTER", text)
     result = json.loads(text)
+    if "cpus" in result:
+        result["cpus"] = len(result["cpus"])
     result["mounts"] = [re.sub(r"\b0:\d+\b", "0:N", " ".join(line.split()[2:]))
                         for line in result.get("mounts", "").splitlines()]
     return result

@@ -244,6 +244,6 @@ def test_a_rival_near_its_allowance_stays_clean_beside_a_cpu_burner(make_bot, mo
     finally:
         os.sched_setaffinity(0, before)
     if frozen:
-        assert faults == []
+        assert faults == [], [(b.spec.name, b.log_tail()) for b in (thinker, burner)]
     else:
         assert ("steady_thinker", FaultCode.TIMEOUT) in faults
