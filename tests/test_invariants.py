@@ -16,7 +16,7 @@ import pytest
 
 from arena.actions import DRAW, Play
 from arena.game import Game
-from arena.rules import load_rules, preset_names
+from arena.rules import RuleSet, load_rules, preset_names
 
 GAMES_PER_CASE = 1000
 VOLUNTARY_DRAW_ODDS = 0.1  # see choose()
@@ -78,8 +78,7 @@ def check_table(game: Game) -> None:
     assert game.direction in (1, -1) and 0 <= game.to_move < game.seats
 
 
-def play_checked(name: str, seats: int, seed: int) -> Game:
-    rules = load_rules(name)
+def play_checked(rules: RuleSet, seats: int, seed: int) -> Game:
     game = Game.new(rules, seats, seed)
     deck = Counter(game.all_cards())
     assert len(deck) == rules.deck_size()
@@ -98,8 +97,9 @@ def play_checked(name: str, seats: int, seed: int) -> Game:
 @pytest.mark.parametrize("name,seats", cases())
 def test_random_games_keep_every_invariant(name: str, seats: int) -> None:
     endings: Counter = Counter()
+    rules = load_rules(name)  # once: reading the rule set's file every game cost most of the time
     for seed in range(GAMES_PER_CASE):
-        game = play_checked(name, seats, seed) if seed % 10 == 0 else play_fast(name, seats, seed)
+        game = play_checked(rules, seats, seed) if seed % 10 == 0 else play_fast(rules, seats, seed)
         outcome = game.outcome
         assert outcome is not None
         endings[outcome.reason] += 1
@@ -109,9 +109,8 @@ def test_random_games_keep_every_invariant(name: str, seats: int) -> None:
     assert endings["emptied"] > GAMES_PER_CASE // 2  # random play still mostly ends by shedding
 
 
-def play_fast(name: str, seats: int, seed: int) -> Game:
+def play_fast(rules: RuleSet, seats: int, seed: int) -> Game:
     """The same random game with the cheap invariants only (cards and table), for volume."""
-    rules = load_rules(name)
     game = Game.new(rules, seats, seed)
     deck = Counter(game.all_cards())
     rng = random.Random(seed)
