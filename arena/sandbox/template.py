@@ -314,9 +314,15 @@ class GameProcess:
         on its rivals' time or take their CPU: stopped (SIGSTOP), unless it is a single thread
         already blocked reading that request, which nothing else can wake (the seccomp filter
         denies the timers that could)."""
-        if not self.frozen and not self.dead and not self._waits_for_request():
-            self._signal(signal.SIGSTOP)
-            self.frozen = True
+        if self.frozen or self.dead:
+            return
+        if not self._waits_for_request():
+            # Pinned to one CPU with the referee, the bot is often still on its way back to its
+            # read when its reply wakes the referee: let it get there, then look again.
+            os.sched_yield()
+            if not self._waits_for_request():
+                self._signal(signal.SIGSTOP)
+                self.frozen = True
 
     def _waits_for_request(self) -> bool:
         """Whether the process is one thread blocked in ``read`` on its request pipe (fd 0)."""
