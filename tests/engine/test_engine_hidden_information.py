@@ -182,3 +182,74 @@ def test_G8_the_observation_is_a_copy_not_a_view():
     game.apply("3H")
     game.apply("5H")
     assert obs.to_wire() == before
+
+
+# What a bot actually receives: the referee's wire messages, checked as they are sent.
+
+G8_WIRE_KEYS = {"seat", "seats", "to_move", "hand", "top", "active_suit", "pending", "direction",
+                "hand_sizes", "stock_size", "discard_size", "recycles_left", "draws_this_turn",
+                "drawn_card", "legal", "events", "top_as", "pending_skip"}
+
+
+class _RecordingBot:
+    """A bot client that answers a random legal action from the message it was sent."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def start_game(self, info: dict) -> None:
+        assert set(info) <= {"seat", "seats", "seed", "rules", "hand", "wins"}
+
+    def act(self, message: dict) -> str:
+        return self.rng.choice(message["obs"]["legal"])
+
+    def end_game(self, result: dict) -> None:
+        pass
+
+    def close_game(self) -> None:
+        pass
+
+    def log_tail(self, lines: int = 20) -> str:
+        return ""
+
+
+@pytest.mark.parametrize("preset", ["switch", "crazy-eights", "london", "blackjack", "irish"])
+def test_G8_the_referee_sends_a_seat_only_what_it_may_see(preset, monkeypatch):
+    """G8 on the wire: every message the referee sends a bot (as JSON) names no card of another
+    hand or of the stock, holds only G8's keys, and tells the true sizes and the seat's hand."""
+    import json
+
+    from arena import referee as referee_module
+    from arena.rules import load_rules
+
+    original = referee_module.wire_observation
+    sent = []
+
+    def checked(game, seat, since):
+        message = original(game, seat, since)
+        wire = json.loads(json.dumps(message))
+        hidden = {NAMES[c] for s, h in enumerate(game.hands) if s != seat for c in h}
+        hidden |= {NAMES[c] for c in game.stock}
+        assert set(wire) <= G8_WIRE_KEYS, set(wire) - G8_WIRE_KEYS
+        # (top_as is the card a joker on top stands for, L8: a named role, public to all.)
+        for path, value in leaves({k: v for k, v in wire.items() if k not in ("events", "top_as")}, "wire"):
+            if isinstance(value, str):  # a joker's role (X1:4C, L8) names a card, not a place
+                value = re.sub(r"\b(X\d):\w\w", r"\1", value)
+            leak = card_names_in(value) & hidden
+            assert not leak, f"seat {seat} is sent hidden {sorted(leak)} at {path}"
+        assert sorted(wire["hand"]) == sorted(NAMES[c] for c in game.hands[seat])
+        assert wire["hand_sizes"] == [len(h) for h in game.hands]
+        assert wire["stock_size"] == len(game.stock)
+        # The events are the public history since the seat's last message (who did what, how
+        # many drawn), exactly as every seat sees it.
+        assert wire["events"] == json.loads(json.dumps(
+            [list(e) for e in game.observation(seat).to_wire(since)["events"]]))
+        sent.append(seat)
+        return message
+
+    monkeypatch.setattr(referee_module, "wire_observation", checked)
+    ref = referee_module.Referee(load_rules(preset))
+    for seed in range(12):
+        seats = 2 + seed % 3
+        ref.play([_RecordingBot(seed * 10 + s) for s in range(seats)], seed)
+    assert len(sent) > 200
