@@ -126,6 +126,8 @@ def _check_contract(path: Path, class_name: str) -> str | None:
         return f"syntax error at line {error.lineno}: {error.msg}"
     except ValueError as error:
         return f"cannot read the source: {error}"
+    except (RecursionError, MemoryError):
+        return "the source nests too deeply to be read"
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     node = classes.get(class_name)
     if node is None:

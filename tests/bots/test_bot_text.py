@@ -48,3 +48,18 @@ def test_a_lone_surrogate_in_a_fault_is_stored_and_read_back(tmp_path: Path) -> 
     # valid text, whatever the bot sent: the store's SQLite accepts it and gives it back
     with sqlite3.connect(":memory:") as db:
         assert db.execute("select ?", (fault.detail,)).fetchone()[0] == fault.detail
+
+
+def test_submit_refuses_hostile_sources_with_a_reason(tmp_path: Path) -> None:
+    """Random bytes, NULs, invalid UTF-8 and deep nesting as a bot file: rejected, no traceback."""
+    import random
+
+    rng = random.Random(4)
+    sources = [b"(" * 200_000, b"\x00\x01class Bot:", b"\xff\xfe" * 100, bytes(rng.randrange(256) for _ in range(3000)),
+               b"x = " + b"[" * 100_000 + b"]" * 100_000]
+    for index, source in enumerate(sources):
+        bot = tmp_path / f"hostile{index}.py"
+        bot.write_bytes(source)
+        result = CliRunner().invoke(app, ["submit", str(bot), "--home", str(tmp_path), "--seed", "1"])
+        assert result.exit_code == 1, (index, result.output)
+        assert "Traceback" not in result.output and "rejected" in result.output, (index, result.output)
