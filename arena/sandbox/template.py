@@ -331,6 +331,7 @@ class GameProcess:
         try:
             if self._task_fd is None:
                 self._task_fd = os.open(f"/proc/{self.pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            if self._syscall_fd is None:
                 self._syscall_fd = os.open(f"/proc/{self.pid}/syscall", os.O_RDONLY | os.O_CLOEXEC)
             # One thread (the task folder has a link per thread, plus two), then what it does.
             return (os.fstat(self._task_fd).st_nlink == 3
