@@ -305,6 +305,7 @@ class Template:
         sys.path.insert(0, runtime)
         for name in ("arena.actions", "arena.observation"):
             __import__(name)  # for the game processes, which need both
+        _warm_action_cache()
         for name in self.setup.get("preload", ()):
             try:
                 __import__(name)
@@ -460,6 +461,20 @@ class Template:
             return
         creds = struct.pack("3i", pid, os.getuid(), os.getgid())
         self.control.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_CREDENTIALS, creds)])
+
+
+def _warm_action_cache() -> None:
+    """Parse the common action texts once in the template (every card alone, with each suit
+    call, draw and pass): each game process inherits them instead of parsing them anew."""
+    from arena.actions import Action
+    from arena.cards import NAMES
+
+    texts = ["draw", "pass", *NAMES, *(f"{n}={s}" for n in NAMES for s in "CDHS")]
+    for text in texts:
+        try:
+            Action.parse(text)
+        except Exception:  # a text this rule set's notation refuses
+            pass
 
 
 def _run_bot(template: Template, out_fd: int) -> None:
