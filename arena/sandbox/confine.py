@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from arena.errors import ArenaError
-from arena.sandbox import seccomp
+from arena.sandbox import host, seccomp
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 CPU_BACKSTOP = 3600       # seconds of CPU after which a process is killed whatever happens
-_PROBE_FLAGS = 0x10000000 | 0x00020000 | 0x40000000 | 0x08000000 | 0x20000000  # USER NS NET IPC PID
+_PROBE_FLAGS = (host.CLONE_NEWUSER | host.CLONE_NEWNS | host.CLONE_NEWNET | host.CLONE_NEWIPC
+                | host.CLONE_NEWPID)
 
 
 class IsolationUnavailable(ArenaError):
@@ -93,22 +94,20 @@ def _probe_in_child(uid: int | None) -> str:
                     "'sysctl kernel.unprivileged_userns_clone=1' and "
                     "'sysctl user.max_user_namespaces=15000' (and, under AppArmor, "
                     "'sysctl kernel.apparmor_restrict_unprivileged_userns=0')")
-        for name, text in (("setgroups", "deny"), ("uid_map", f"1000 {outer_uid} 1"),
-                           ("gid_map", f"1000 {outer_gid} 1")):
-            with open(f"/proc/self/{name}", "w") as f:
-                f.write(text)
-        libc.mount(None, b"/", None, 1 << 14 | 1 << 18, None)  # MS_REC | MS_PRIVATE
+        host.map_ids(outer_uid, outer_gid)
+        host.make_mounts_private()
         if libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, b"size=64k") != 0:
             return f"cannot mount a tmpfs in a user namespace ({os.strerror(ctypes.get_errno())})"
         child = os.fork()
-        if child == 0:
-            ok = libc.mount(b"proc", b"/proc", b"proc", 0, None) == 0
+        if child == 0:  # the game process's own /proc, as it mounts it
+            ok = libc.mount(b"proc", b"/proc", b"proc", 0, host.GAME_PROC_OPTIONS) == 0
             os._exit(0 if ok else 1)
         _, status = os.waitpid(child, 0)
         if os.waitstatus_to_exitcode(status) != 0:
-            return "cannot mount /proc in a new PID namespace"
+            return ("cannot mount a /proc of its own (subset=pid) in a new PID namespace "
+                    "(Linux 5.8 or later is needed)")
         return ""
-    except OSError as exc:
+    except (OSError, host.SetupError) as exc:
         return f"namespace setup failed: {exc}"
 
 

@@ -46,6 +46,9 @@ TRACEBACK_LINES = 12   # traceback lines sent back with an error report
 INSIDE_ID = 1000       # the bot's uid and gid inside its user namespace
 BOT_DIR = "/bot"       # the game's writable folder (HOME, TMPDIR, cwd)
 RUNTIME_DIR = "/arena"  # where the runtime (the engine copy) is mounted
+# A game's /proc shows only its processes: no machine-wide counter (loadavg, stat, meminfo...)
+# that one bot could move and another read.
+GAME_PROC_OPTIONS = b"subset=pid"
 CONTROL_FD = 60        # the control socket: below RLIMIT_NOFILE, above what a game keeps
 
 CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
@@ -248,11 +251,9 @@ class Template:
         flags = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWIPC
                  | CLONE_NEWCGROUP | CLONE_NEWPID)
         _check(_libc.unshare(flags), "unshare (user namespaces)")
-        _write("/proc/self/setgroups", "deny")
-        _write("/proc/self/uid_map", f"{INSIDE_ID} {uid} 1")
-        _write("/proc/self/gid_map", f"{INSIDE_ID} {gid} 1")
+        map_ids(uid, gid)
         _check(_libc.sethostname(b"arena", 5), "sethostname")
-        _mount(None, "/", None, MS_REC | MS_PRIVATE)
+        make_mounts_private()
         root = self.setup["root"]
         self._build_root(root)
         init = os.fork()
@@ -412,9 +413,7 @@ class Template:
         size, files = int(self.setup["disk_bytes"]), int(self.setup["files_max"])
         _mount("tmpfs", BOT_DIR, "tmpfs", MS_NOSUID | MS_NODEV,
                f"size={size},nr_inodes={files},mode=0700,uid={INSIDE_ID},gid={INSIDE_ID}")
-        # Only the processes (itself): no machine-wide counter (loadavg, stat, meminfo...) that
-        # one bot could move and another read.
-        _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "subset=pid")
+        _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, GAME_PROC_OPTIONS.decode())
         for name, data in self.files:
             _write_file(os.path.join(BOT_DIR, name), data, executable=self.command is not None)
         _drop_capabilities()
@@ -530,6 +529,18 @@ def _instantiate(code, path: str, class_name: str) -> object:  # type: ignore[no
 
 # ---------------------------------------------------------------------------------------------
 # Small system helpers
+
+
+def map_ids(uid: int, gid: int) -> None:
+    """In a new user namespace: the one outer uid and gid, seen inside as INSIDE_ID."""
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"{INSIDE_ID} {uid} 1")
+    _write("/proc/self/gid_map", f"{INSIDE_ID} {gid} 1")
+
+
+def make_mounts_private() -> None:
+    """In a new mount namespace: nothing mounted here propagates back to the host."""
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
 
 
 def _write(path: str, text: str) -> None:

@@ -28,6 +28,8 @@ HOST_SCRIPT = "arena_host.py"
 PREFIX = "arena-sandbox-"
 BOT_FILTER = "bot.bpf"
 COMMAND_FILTER = "command.bpf"
+# Folders a game process sees as they are on the host (mounted read-only in its root).
+SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
 _PYTHON_CANDIDATES = ("/usr/bin/python3.11", "/usr/local/bin/python3.11", "/usr/bin/python3")
 
 
@@ -125,6 +127,13 @@ def reachable_by_others(path: str) -> bool:
     except OSError:
         return False
     return bool(mode & stat.S_IXOTH and mode & stat.S_IROTH)
+
+
+def is_system_program(path: str) -> bool:
+    """Whether a command's file is a program of the system or the referee's own interpreter,
+    which a game process runs in place, rather than a file of the bot's (copied for it)."""
+    real = os.path.realpath(path)
+    return real.startswith(SYSTEM_DIRS) or real == os.path.realpath(sys.executable)
 
 
 def find_python(for_other_uid: bool) -> str | None:

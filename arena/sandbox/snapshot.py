@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.sandbox.runtime import is_system_program
 from arena.sandbox.spec import BotSpec
 
 
@@ -42,8 +43,9 @@ def snapshot(spec: BotSpec, folder: Path) -> tuple[BotSpec, str]:
 
 
 def _is_bot_file(arg: str) -> bool:
-    """A command argument naming a file of the bot's (not a system program such as python3)."""
-    return os.path.isfile(arg) and not os.path.realpath(arg).startswith(("/usr/", "/bin/", "/sbin/"))
+    """A command argument naming a file of the bot's (not a system program such as python3,
+    nor the referee's own interpreter, which the template maps to its Python)."""
+    return os.path.isfile(arg) and not is_system_program(arg)
 
 
 def _copy(source: Path, folder: Path) -> tuple[Path, str]:

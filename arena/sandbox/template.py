@@ -9,24 +9,24 @@ bot's own mount namespace, and its log an anonymous in-memory file owned by the 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import select
+import shutil
 import signal
 import socket
 import struct
 import subprocess
 import sys
 import time
+from functools import lru_cache
 from pathlib import Path
 
 from arena.sandbox import confine, seccomp
 from arena.sandbox.channel import LineChannel
 from arena.sandbox.leases import UidLease, lease_uid
-from arena.sandbox.runtime import BOT_FILTER, COMMAND_FILTER, HOST_SCRIPT, find_python, get_runtime
+from arena.sandbox.runtime import (BOT_FILTER, COMMAND_FILTER, HOST_SCRIPT, SYSTEM_DIRS, find_python,
+                                   get_runtime)
 from arena.sandbox.spec import BotSpec, Limits
-
-log = logging.getLogger("arena.sandbox")
 
 _CPUCLOCK_SCHED = 2         # Linux: a process CPU clock id is (~pid << 3) | CPUCLOCK_SCHED
 _CREDS = struct.calcsize("3i")
@@ -52,7 +52,6 @@ class BotTemplate:
         self.spec, self.limits, self.confined = spec, limits, confine_bots
         self.lease: UidLease | None = lease_uid() if confine_bots and confine.is_root() else None
         self.workdir: Path | None = None
-        self._pending: list[dict] = []
         try:
             self._start(cpus)
         except BaseException:
@@ -249,28 +248,24 @@ class BotTemplate:
             self.lease.release()
             self.lease = None
         if self.workdir is not None:
-            import shutil
-
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
 
 
+@lru_cache(maxsize=4)
 def _visible_prefixes(python: str) -> tuple[str, ...]:
     """Folders a game process sees as they are on the host: the system's and the template's
-    interpreter's (the host mounts both read-only)."""
+    interpreter's (the host mounts both read-only). Asked once per interpreter."""
     prefix = subprocess.run([python, "-I", "-S", "-c", "import sys; print(sys.base_prefix)"],
-                    capture_output=True, text=True, timeout=30).stdout.strip()
-    system = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
-    return system + ((os.path.realpath(prefix) + "/",) if prefix else ())
+                            capture_output=True, text=True, timeout=30).stdout.strip()
+    return SYSTEM_DIRS + ((os.path.realpath(prefix) + "/",) if prefix else ())
 
 
+@lru_cache(maxsize=1)
 def _read_prefix() -> bytes | None:
     """How /proc/PID/syscall starts for ``read(0, ...)`` on this machine (None if unknown)."""
     number = seccomp.syscall_number("read")
     return None if number is None else f"{number} 0x0 ".encode()
-
-
-_READ_PREFIX = _read_prefix()
 
 
 class GameProcess:
@@ -326,7 +321,8 @@ class GameProcess:
 
     def _waits_for_request(self) -> bool:
         """Whether the process is one thread blocked in ``read`` on its request pipe (fd 0)."""
-        if _READ_PREFIX is None:
+        prefix = _read_prefix()
+        if prefix is None:
             return False
         try:
             if self._task_fd is None:
@@ -335,7 +331,7 @@ class GameProcess:
                 self._syscall_fd = os.open(f"/proc/{self.pid}/syscall", os.O_RDONLY | os.O_CLOEXEC)
             # One thread (the task folder has a link per thread, plus two), then what it does.
             return (os.fstat(self._task_fd).st_nlink == 3
-                    and os.pread(self._syscall_fd, 64, 0).startswith(_READ_PREFIX))
+                    and os.pread(self._syscall_fd, 64, 0).startswith(prefix))
         except OSError:
             return False
 
