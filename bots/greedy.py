@@ -10,7 +10,7 @@ Switch, an 8 in Crazy Eights) it calls the suit it holds most of afterwards; oth
 play in the order ``legal_actions()`` lists them wins.
 """
 
-from arena.actions import Play
+from arena.engine.actions import Play
 
 
 class Bot:

@@ -4,7 +4,7 @@ How it decides, in one paragraph: it lists candidate plays (the legal actions, p
 it builds itself that keep the valuable cards at home), imagines each one's consequences with
 the rule set's own power tables, gives every consequence a value, and plays the best. Nothing
 depends on a preset's *name*: the powers come from ``obs.rules`` (the settings), turned into
-``power_of`` tables by :func:`arena.rules.build_rules`, so a new preset needs no new code.
+``power_of`` tables by :func:`arena.engine.rules.build_rules`, so a new preset needs no new code.
 
 What it values (seed 000 calls the central trade-off of Switch "volume or firepower"):
 
@@ -26,9 +26,9 @@ Everything runs in well under a millisecond for ordinary hands.
 
 from math import sqrt
 
-from arena.actions import Play
-from arena.cards import CARDS, RANK_OF, SUIT_OF, Card
-from arena.rules import build_rules
+from arena.engine.actions import Play
+from arena.engine.cards import CARDS, RANK_OF, SUIT_OF, Card
+from arena.engine.rules import build_rules
 
 WIN = 1_000_000.0  # the value of emptying the hand
 SUIT_LETTERS = "CDHS"
@@ -44,7 +44,7 @@ class Bot:
 
     def __init__(self) -> None:
         self.settings = None    # the rule settings the tables below were built from
-        self.rules = None       # an arena.rules.RuleSet: power_of, sets, never_together, ...
+        self.rules = None       # an arena.engine.rules.RuleSet: power_of, sets, never_together, ...
         self.played = set()     # cards laid since the last recycle (memory of what has gone)
         self.void = {}          # seat -> suits it could not follow (it drew on them)
         self.events_read = 0    # history events already folded into the memory

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.actions import DRAW, Play
-from arena.game import Game
-from arena.rules import RuleSet, load_rules, preset_names
+from arena.engine.actions import DRAW, Play
+from arena.engine.game import Game
+from arena.engine.rules import RuleSet, load_rules, preset_names
 
 GAMES_PER_CASE = 1000
 VOLUNTARY_DRAW_ODDS = 0.1  # see choose()

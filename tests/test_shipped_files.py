@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.position import load_position
+from arena.engine.position import load_position
 from arena.tournament.config import load_config
 from arena.tournament.schedule import Schedule
-from arena.workspace import Workspace
+from arena.sandbox.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 

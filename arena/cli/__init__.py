@@ -4,7 +4,7 @@ Each command module registers its commands on :data:`app`; library errors
 (:class:`~arena.errors.ArenaError`) become one line on stderr and exit status 1.
 """
 
-from arena.cli.common import app
+from arena.cli.app import app
 from arena.cli import engine  # noqa: F401  (registers rules, replay, bench)
 from arena.cli import bots  # noqa: F401  (registers duel, new-bot, submit, bots)
 from arena.cli import tournament  # noqa: F401  (registers run, rankings, games, export)

@@ -1,7 +1,7 @@
 """Bot commands: ``arena duel``, ``arena new-bot``, ``arena submit``, ``arena bots``.
 
 Each works on a workspace (``--home DIR``, else ``$ARENA_HOME``, else the current directory;
-see :mod:`arena.workspace`). The logic lives in :mod:`arena.evaluate` and :mod:`arena.submit`.
+see :mod:`arena.sandbox.workspace`). The logic lives in :mod:`arena.services.duel` and :mod:`arena.services.submit`.
 ``duel`` and ``submit`` deal from a fresh secret seed unless ``--seed N`` is given, and print
 the seed first, so that any run can be repeated exactly.
 """
@@ -14,20 +14,14 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from arena.cli.common import announce_seed, app, console, handles_errors, seed_option, trusted_option
-from arena.evaluate import DuelResult, duel as run_duel
-from arena.render import inert
-from arena.rules import DEFAULT_PRESET, load_rules
+from arena.cli.app import app, console, handles_errors
+from arena.cli.options import announce_seed, home_option, seed_option, trusted_option, workspace_of
+from arena.services.duel import DuelResult, duel as run_duel
+from arena.cli.render import inert
+from arena.engine.rules import DEFAULT_PRESET, load_rules
 from arena.sandbox import Limits
-from arena.submit import ValidationReport, accept, check_clash, new_bot as write_new_bot, validate
-from arena.workspace import BUILTIN_BOTS, Workspace, builtin_dir
-
-HOME_HELP = "The workspace folder (default: $ARENA_HOME, else the current directory)."
-
-
-def _home_option() -> typer.models.OptionInfo:
-    return typer.Option(None, "--home", envvar="ARENA_HOME", help=HOME_HELP, show_envvar=False)
-
+from arena.services.submit import ValidationReport, accept, check_clash, new_bot as write_new_bot, validate
+from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
 
 @app.command()
 @handles_errors
@@ -39,10 +33,10 @@ def duel(
     seed: Optional[int] = seed_option(),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: CPUs)."),
     trusted: bool = trusted_option(),
-    home: Optional[Path] = _home_option(),
+    home: Optional[Path] = home_option(),
 ) -> None:
     """Play seeded games between bots, seats rotated over the same deals, and show win rates."""
-    workspace = Workspace.locate(home)
+    workspace = workspace_of(home)
     specs = [workspace.resolve_bot(b) for b in bots]
     rule_set = load_rules(rules_name)
     result = run_duel(specs, rule_set, games, seats, seed=announce_seed(seed), workers=workers,
@@ -67,10 +61,10 @@ def render_duel(result: DuelResult) -> None:
 @handles_errors
 def new_bot(
     name: str = typer.Argument(..., help="The bot's name: bots/NAME.py is written."),
-    home: Optional[Path] = _home_option(),
+    home: Optional[Path] = home_option(),
 ) -> None:
     """Write a new bot from the commented template (never overwrites)."""
-    path = write_new_bot(Workspace.locate(home), name)
+    path = write_new_bot(workspace_of(home), name)
     console().print(f"wrote {path}\nnext: edit it, then `arena submit {path}`")
 
 
@@ -85,10 +79,10 @@ def submit(
     init_time: float = typer.Option(10.0, "--init-time", min=0.1, help="Seconds allowed to load."),
     seed: Optional[int] = seed_option(),
     trusted: bool = trusted_option(),
-    home: Optional[Path] = _home_option(),
+    home: Optional[Path] = home_option(),
 ) -> None:
     """Validate a bot in the sandbox, then copy it into bots/ and register it (exit 1 if rejected)."""
-    workspace = Workspace.locate(home)
+    workspace = workspace_of(home)
     bot_name = name or path.stem
     check_clash(workspace, bot_name, path, replace)  # fail fast, before any game
     rules, limits = load_rules(rules_name), Limits(init_time=init_time)
@@ -117,9 +111,9 @@ def render_report(report: ValidationReport) -> None:
 
 @app.command("bots")
 @handles_errors
-def list_bots(home: Optional[Path] = _home_option()) -> None:
+def list_bots(home: Optional[Path] = home_option()) -> None:
     """List the built-in and registered bots."""
-    workspace = Workspace.locate(home)
+    workspace = workspace_of(home)
     table = Table(title=f"bots in {workspace.root}")
     for column in ("name", "kind", "file", "sha256", "registered"):
         table.add_column(column)

@@ -9,15 +9,16 @@ from typing import Optional, Sequence
 import typer
 from rich.console import Console
 
-from arena.bench import bench_inprocess, bench_openspiel, bench_sandboxed
-from arena.cli.common import app, console, handles_errors
-from arena.cli.tournament import HOME_OPTION, load_stored_game
+from arena.services.bench import bench_inprocess, bench_openspiel, bench_sandboxed
+from arena.cli.app import app, console, handles_errors
+from arena.cli.options import home_option, workspace_of
 from arena.errors import IllegalActionError, InvalidActionError
-from arena.game import Game
-from arena.position import load_position
-from arena.workspace import Workspace, builtin_dir
-from arena.render import render_bench, render_sandbox_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
-from arena.rules import load_rules, preset_names
+from arena.engine.game import Game
+from arena.engine.position import load_position
+from arena.tournament.replay import load_stored_game
+from arena.sandbox.workspace import Workspace, builtin_dir
+from arena.cli.render import render_bench, render_sandbox_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
+from arena.engine.rules import load_rules, preset_names
 
 
 @app.command()
@@ -36,7 +37,7 @@ def replay(
     target: Path = typer.Argument(..., help="A position file (YAML, see NOTATION.md), or a tournament name with GAME_ID."),
     game_id: Optional[int] = typer.Argument(None, help="Replay this stored game of tournament TARGET."),
     as_json: bool = typer.Option(False, "--json", help="Print the final position as JSON."),
-    home: Path = HOME_OPTION,
+    home: Optional[Path] = home_option(),
 ) -> None:
     """Apply a position file's moves (or a stored game's) and show the game (exit 2 on an invalid or illegal move).
 
@@ -46,7 +47,7 @@ def replay(
         position = load_position(target)
         hands = [(position.game, position.moves)]
     else:
-        hands = [(h.game, h.moves) for h in load_stored_game(str(target), game_id, home).hands]
+        hands = [(h.game, h.moves) for h in load_stored_game(workspace_of(home).root, str(target), game_id).hands]
     out = console()
     for number, (game, moves) in enumerate(hands):
         if not as_json:

@@ -2,7 +2,7 @@
 
 Every command works on a workspace folder: the current folder, ``--home DIR`` or env
 ``ARENA_HOME``; results live in ``<home>/results/<name>.sqlite`` (and ``<name>.log``).
-``arena replay NAME GAME_ID`` (in :mod:`arena.cli.engine`) uses :func:`load_stored_game`.
+``arena replay NAME GAME_ID`` (in :mod:`arena.cli.engine`) uses :func:`arena.tournament.replay.load_stored_game`.
 """
 
 from __future__ import annotations
@@ -15,21 +15,15 @@ import typer
 from rich.console import RenderableType
 from rich.live import Live
 
-from arena.cli.common import app, console, handles_errors, trusted_option
-from arena.tournament.export import export as export_results
-from arena.tournament.live import progress_view, render_report, resume_command
+from arena.cli.app import app, console, handles_errors
+from arena.cli.options import home_option, trusted_option, workspace_of
+from arena.cli.render import (
+    progress_view, render_games, render_head_to_head, render_rankings, render_report, resume_command,
+)
+from arena.tournament.export import export as export_results, games_json, rankings_json
 from arena.tournament.ratings import rank_store
-from arena.tournament.render import (
-    games_json, rankings_json, render_games, render_head_to_head, render_rankings,
-)
-from arena.tournament.replay import StoredGame, open_results, stored_game
+from arena.tournament.replay import open_results
 from arena.tournament.runner import Progress, RunReport, run_tournament
-
-HOME_OPTION = typer.Option(
-    Path("."), "--home", envvar="ARENA_HOME", help="Workspace folder (results under <home>/results).",
-    show_default="current folder",
-)
-
 
 @app.command()
 @handles_errors
@@ -39,7 +33,7 @@ def run(
     restart: bool = typer.Option(False, "--restart", help="Archive the stored results of a changed tournament and start over."),
     max_games: Optional[int] = typer.Option(None, "--max-games", min=1, help="Stop after this many games (run again to resume)."),
     trusted: bool = trusted_option(),
-    home: Path = HOME_OPTION,
+    home: Optional[Path] = home_option(),
 ) -> None:
     """Play a tournament (resuming a stopped one), with a live table, then show the rankings."""
     out = console()
@@ -48,10 +42,10 @@ def run(
         with Live(get_renderable=display.view, console=out, refresh_per_second=4,
                   transient=True) as live:
             display.live = live
-            report = _run(file, home, workers, restart, max_games, trusted, display)
+            report = _run(file, workspace_of(home).root, workers, restart, max_games, trusted, display)
     else:
-        report = _run(file, home, workers, restart, max_games, trusted, display)
-    _finish(report, home, _resume_argv(file, workers, home, trusted))
+        report = _run(file, workspace_of(home).root, workers, restart, max_games, trusted, display)
+    _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted))
 
 
 def _run(file: Path, home: Path, workers: int | None, restart: bool, max_games: int | None,
@@ -74,13 +68,13 @@ def _finish(report: RunReport, home: Path, argv: list[str]) -> None:
         out.print(f"stopped before the end; resume with: {resume_command(argv)}")
 
 
-def _resume_argv(file: Path, workers: int | None, home: Path, trusted: bool) -> list[str]:
+def _resume_argv(file: Path, workers: int | None, home: Path | None, trusted: bool) -> list[str]:
     argv = [str(file)]
     if workers is not None:
         argv += ["--workers", str(workers)]
     if trusted:
         argv.append("--trusted")
-    if home != Path("."):
+    if home is not None:
         argv += ["--home", str(home)]
     return argv
 
@@ -109,10 +103,10 @@ def rankings(
     name: str = typer.Argument(..., help="A tournament name (its results/<name>.sqlite)."),
     h2h: bool = typer.Option(False, "--h2h", help="Also show the head-to-head crosstable."),
     as_json: bool = typer.Option(False, "--json", help="Print the rankings as JSON."),
-    home: Path = HOME_OPTION,
+    home: Optional[Path] = home_option(),
 ) -> None:
     """Show a tournament's rankings (computed from the stored games, in schedule order)."""
-    with open_results(home, name) as store:
+    with open_results(workspace_of(home).root, name) as store:
         table = rank_store(store)
     if as_json:
         data = rankings_json(table)
@@ -133,10 +127,10 @@ def rankings(
 def games(
     name: str = typer.Argument(..., help="A tournament name."),
     as_json: bool = typer.Option(False, "--json", help="Print the games as JSON."),
-    home: Path = HOME_OPTION,
+    home: Optional[Path] = home_option(),
 ) -> None:
     """List a tournament's stored games in schedule order."""
-    with open_results(home, name) as store:
+    with open_results(workspace_of(home).root, name) as store:
         records = list(store.games())
     if as_json:
         print(json.dumps(games_json(records)))
@@ -150,16 +144,10 @@ def export(
     name: str = typer.Argument(..., help="A tournament name."),
     fmt: str = typer.Option("csv", "--format", help="csv or jsonl."),
     out: Optional[Path] = typer.Option(None, "--out", help="Folder for the files (default: <home>/results)."),
-    home: Path = HOME_OPTION,
+    home: Optional[Path] = home_option(),
 ) -> None:
     """Write a tournament's games and rankings as CSV or JSON Lines files."""
-    with open_results(home, name) as store:
-        paths = export_results(store, fmt, out if out is not None else home / "results")
+    with open_results(workspace_of(home).root, name) as store:
+        paths = export_results(store, fmt, out if out is not None else workspace_of(home).results_dir)
     for path in paths:
         console().print(str(path))
-
-
-def load_stored_game(name: str, game_id: int, home: Path) -> StoredGame:
-    """Stored game ``game_id`` of tournament ``name``, rebuilt at its deal (for ``replay``)."""
-    with open_results(home, name) as store:
-        return stored_game(store, game_id)

@@ -6,7 +6,7 @@ The library raises :class:`BotFault` (a :class:`arena.errors.ArenaError`) and ne
 
 from arena.sandbox.bot import SandboxedBot
 from arena.sandbox.confine import IsolationUnavailable, check_isolation
-from arena.sandbox.faults import BotFault, FaultCode
+from arena.play.faults import BotFault, FaultCode
 from arena.sandbox.spec import BotSpec, Limits
 
 __all__ = ["BotFault", "BotSpec", "FaultCode", "IsolationUnavailable", "Limits", "SandboxedBot",

@@ -2,7 +2,7 @@
 
 ``raw_round_trip_us`` runs a trivial echo child over the same :class:`LineChannel` code path
 (poll with a deadline, capped read) as the referee uses with a sandboxed bot
-(:func:`arena.bench.bench_sandboxed` measures that one, in real games). It pins the child to
+(:func:`arena.services.bench.bench_sandboxed` measures that one, in real games). It pins the child to
 the CPU the referee runs on, when ``pin`` is set, because cross-core wake-ups cost 40-100 us.
 """
 

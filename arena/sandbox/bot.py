@@ -10,7 +10,7 @@ from typing import Iterable
 
 from arena.sandbox import confine
 from arena.sandbox.channel import ChannelClosed, ReplyTooLong
-from arena.sandbox.faults import BotFault, FaultCode
+from arena.play.faults import BotFault, FaultCode
 from arena.sandbox.confine import IsolationUnavailable
 from arena.sandbox.leases import LeaseError
 from arena.sandbox.template import BotTemplate, GameProcess, TemplateError

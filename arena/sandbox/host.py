@@ -304,7 +304,7 @@ class Template:
         """Import the runtime and compile the bot now, once, instead of in every game."""
         runtime = RUNTIME_DIR if self.confine else self.setup["runtime"]
         sys.path.insert(0, runtime)
-        for name in ("arena.actions", "arena.observation"):
+        for name in ("arena.engine.actions", "arena.engine.observation"):
             __import__(name)  # for the game processes, which need both
         _warm_action_cache()
         for name in self.setup.get("preload", ()):
@@ -465,8 +465,8 @@ class Template:
 def _warm_action_cache() -> None:
     """Parse the common action texts once in the template (every card alone, with each suit
     call, draw and pass): each game process inherits them instead of parsing them anew."""
-    from arena.actions import Action
-    from arena.cards import NAMES
+    from arena.engine.actions import Action
+    from arena.engine.cards import NAMES
 
     texts = ["draw", "pass", *NAMES, *(f"{n}={s}" for n in NAMES for s in "CDHS")]
     for text in texts:
@@ -483,8 +483,8 @@ def _run_bot(template: Template, out_fd: int) -> None:
     sys.path.append(os.path.dirname(template.bot_path()))
     host = Host(out_fd, log, None)
     try:
-        from arena.actions import action_text
-        from arena.observation import Observation
+        from arena.engine.actions import action_text
+        from arena.engine.observation import Observation
 
         host.make_obs, host.action_text = Observation.from_wire, action_text
         host.bot = _instantiate(template.code, template.bot_path(), template.setup["class"])

@@ -9,7 +9,6 @@ Pure library code (no engine needed); the game-playing side builds on it:
 * :mod:`~arena.tournament.ratings` -- :class:`Ratings`: TrueSkill in schedule order, incremental.
 * :mod:`~arena.tournament.stats` -- per-bot statistics with bootstrap intervals, head-to-head.
 * :mod:`~arena.tournament.export` -- CSV / JSON Lines files.
-* :mod:`~arena.tournament.render` -- rich tables and the JSON shapes of the CLI.
 
 Typical flow: ``config = load_config(path)``; ``store = Store.open(results_path(config.name))``;
 give a file without ``seed`` its secret one (``replace(config, seed=...)``: the drawn seed the

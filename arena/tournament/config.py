@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from arena.yamlfile import load_yaml
+from arena.settings import load_yaml
 
 from arena.errors import ConfigError
 

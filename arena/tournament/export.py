@@ -7,6 +7,23 @@ places are G7 seat groups (see :mod:`arena.tournament.records`). Each ranking ro
 the tournament's ``seed`` (empty when the store does not record it), from which every
 ``deal_seed`` of the games derives. Each file is written to a temporary name and renamed, so a
 failed export never leaves half a file under the final name.
+
+JSON shapes.
+
+Every function renders to the :class:`rich.console.Console` it is given (tests pass
+``Console(file=io.StringIO(), width=120)``), or returns plain JSON data; nothing here prints on
+its own or exits.
+
+The ``--json`` output of the CLI:
+
+* :func:`rankings_json`: ``{"tournament", "games", "seed", "bots": [{"bot", "mu", "sigma",
+  "score", "games", "wins", "win_rate", "mean_place", "faults", "disqualified"}, ...]}`` in rank
+  order, ``score = mu - 3 sigma``; ``win_rate``/``mean_place`` are ``null`` before a bot's first
+  game; ``seed`` is the tournament's seed (``null`` when the store does not record it).
+* :func:`games_json`: ``[{"id", "seats", "winner", "places", "reason", "decisions", "faults"}]``
+  where ``seats`` are the bot names in seat order, ``winner`` the winning bot or ``null``,
+  ``places`` the G7 seat groups (``[[1], [0, 3], [2]]``) and ``faults`` a list of
+  ``{"seat", "bot", "code", "detail"}``.
 """
 
 from __future__ import annotations
@@ -109,3 +126,47 @@ def _cell(value: Any) -> Any:
     if isinstance(value, (list, dict)):
         return json.dumps(value, separators=(",", ":"))
     return "" if value is None else value
+
+
+def rankings_json(rankings: Rankings) -> dict[str, Any]:
+    """The rankings as JSON data (shape in the module docstring)."""
+    return {
+        "tournament": rankings.tournament,
+        "games": rankings.games,
+        "seed": rankings.tournament_seed,
+        "bots": [_standing_json(s) for s in rankings.standings],
+    }
+
+
+def games_json(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
+    """Games as JSON data (shape in the module docstring)."""
+    return [
+        {
+            "id": r.game_id,
+            "seats": list(r.table),
+            "winner": r.winner_bot,
+            "places": [list(group) for group in r.places],
+            "reason": r.reason,
+            "decisions": r.decisions,
+            "faults": [
+                {"seat": f.seat, "bot": f.bot, "code": f.code, "detail": f.detail} for f in r.faults
+            ],
+        }
+        for r in records
+    ]
+
+
+def _standing_json(standing: Standing) -> dict[str, Any]:
+    stats = standing.stats
+    return {
+        "bot": standing.bot,
+        "mu": standing.mu,
+        "sigma": standing.sigma,
+        "score": standing.score,
+        "games": stats.games,
+        "wins": stats.wins,
+        "win_rate": stats.win_rate,
+        "mean_place": stats.mean_place,
+        "faults": stats.faults,
+        "disqualified": standing.disqualified,
+    }

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.game import Game
-from arena.rules import build_rules
+from arena.engine.game import Game
+from arena.engine.rules import build_rules
 from arena.tournament.errors import StoreError
 from arena.tournament.records import GameRecord
 from arena.tournament.store import Store, results_path
@@ -63,3 +63,9 @@ def stored_game(store: Store, game_id: int) -> StoredGame:
     hands = [StoredHand(Game.new(rules, seats, hand["seed"], lead=hand["lead"]), tuple(hand["moves"]))
              for hand in record.hands]
     return StoredGame(hands, record)
+
+
+def load_stored_game(home: str | Path, name: str, game_id: int) -> StoredGame:
+    """Stored game ``game_id`` of tournament ``name`` under ``home``, rebuilt at its deal."""
+    with open_results(home, name) as store:
+        return stored_game(store, game_id)

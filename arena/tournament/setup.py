@@ -1,6 +1,6 @@
 """Turning a tournament file into what the runner needs: bot specs, bot versions, rules.
 
-Bot entries resolve through :meth:`arena.workspace.Workspace.resolve_bot` of the workspace
+Bot entries resolve through :meth:`arena.sandbox.workspace.Workspace.resolve_bot` of the workspace
 (``--home``):
 
 * a plain name: a registered bot, a file ``<home>/bots/<name>.py``, or a built-in bot
@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from arena.errors import ConfigError
-from arena.rules import RuleSet, load_rules, preset_names
+from arena.engine.rules import RuleSet, load_rules, preset_names
 from arena.sandbox import BotSpec
 from arena.sandbox.snapshot import snapshot
 from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.schedule import fresh_seed
 from arena.tournament.store import TournamentInfo
-from arena.workspace import Workspace
+from arena.sandbox.workspace import Workspace
 
 
 @dataclass(frozen=True)

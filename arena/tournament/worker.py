@@ -30,8 +30,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
-from arena.referee import GameResult, Referee
-from arena.rules import build_rules
+from arena.play.referee import GameResult, Referee
+from arena.engine.rules import build_rules
 from arena.sandbox import BotSpec, Limits, SandboxedBot
 from arena.sandbox.runtime import release_runtime
 from arena.tournament.records import Fault, GameRecord

@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-import arena.evaluate
-from arena.evaluate import duel
-from arena.referee import Referee
-from arena.rules import load_rules
+import arena.services.duel
+from arena.services.duel import duel
+from arena.play.referee import Referee
+from arena.engine.rules import load_rules
 from arena.sandbox import BotSpec
-from arena.submit import ValidationReport, validate
+from arena.services.submit import ValidationReport, validate
 from arena.tournament.replay import open_results
 from arena.tournament.runner import run_tournament
-from arena.workspace import Workspace
+from arena.sandbox.workspace import Workspace
 
 BOTS = Path(__file__).resolve().parent.parent / "attack_bots"
 REPO = Path(__file__).resolve().parents[2]
@@ -111,12 +111,12 @@ def capturing_referee(runs: Runs, where: str) -> Iterator[None]:
                                          f"{fault.detail}\n{fault.log_tail}"))
             return result
 
-    original = arena.evaluate.Referee
-    arena.evaluate.Referee = Capturing  # type: ignore[misc]
+    original = arena.services.duel.Referee
+    arena.services.duel.Referee = Capturing  # type: ignore[misc]
     try:
         yield
     finally:
-        arena.evaluate.Referee = original  # type: ignore[misc]
+        arena.services.duel.Referee = original  # type: ignore[misc]
 
 
 def play_duel(runs: Runs, paths: list[Path], home: Path, games: int = 2, seats: int = 2,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.observation import Observation
+from arena.engine.observation import Observation
 from arena.sandbox import BotSpec, Limits, SandboxedBot
 from arena.sandbox.bench import SAMPLE_OBS
 from arena.sandbox.leases import UID_COUNT, UID_FIRST

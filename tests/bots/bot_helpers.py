@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from arena.cards import Card, parse_suit
-from arena.game import Game, Pending
-from arena.observation import Observation
-from arena.rules import load_rules
+from arena.engine.cards import Card, parse_suit
+from arena.engine.game import Game, Pending
+from arena.engine.observation import Observation
+from arena.engine.rules import load_rules
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS_DIR = REPO / "bots"

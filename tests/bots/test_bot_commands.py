@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.evaluate import lineups, schedule
-from arena.workspace import Workspace
+from arena.services.duel import lineups, schedule
+from arena.sandbox.workspace import Workspace
 
 runner = CliRunner()
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bot_helpers import BOT_FILES, REPO
-from arena.referee import Referee
-from arena.rules import load_rules, preset_names
+from arena.play.referee import Referee
+from arena.engine.rules import load_rules, preset_names
 from arena.sandbox import BotSpec, Limits, SandboxedBot
 
 GAMES = 3

@@ -7,8 +7,8 @@ import time
 import pytest
 
 from bot_helpers import decide, load_bot, rigged
-from arena.actions import Action, Play
-from arena.rules import load_rules
+from arena.engine.actions import Action, Play
+from arena.engine.rules import load_rules
 
 SEED_HAND = "7H 2H 2C 5H JH 3S KD"   # seed 000's worked example, hearts active on a 9H
 
@@ -84,7 +84,7 @@ def test_heuristic_builds_flushes_beyond_the_listed_ones():
 
 @pytest.mark.parametrize("preset", ["switch", "crazy-eights"])
 def test_heuristic_decides_in_well_under_the_limit(preset):
-    from arena.game import Game
+    from arena.engine.game import Game
 
     rules = load_rules(preset)
     worst = 0.0

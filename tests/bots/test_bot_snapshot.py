@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.submit import accept, validate
-from arena.workspace import Workspace
+from arena.services.submit import accept, validate
+from arena.sandbox.workspace import Workspace
 
 GOOD = "class Bot:\n    def act(self, obs):\n        return obs.legal[0]\n"
 EVIL = "class Bot:\n    def act(self, obs):\n        return 'KS KS KS'\n"

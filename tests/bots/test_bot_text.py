@@ -9,8 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.referee import Referee
-from arena.rules import load_rules
+from arena.play.referee import Referee
+from arena.engine.rules import load_rules
 from arena.sandbox import BotSpec, Limits, SandboxedBot
 
 HOSTILE_WORDS = '''

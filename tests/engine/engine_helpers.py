@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from arena.actions import ActionType, Play
-from arena.cards import Card, parse_suit
-from arena.game import Game, Pending
-from arena.rules import RuleSet, build_rules, load_rules, merge_settings
+from arena.engine.actions import ActionType, Play
+from arena.engine.cards import Card, parse_suit
+from arena.engine.game import Game, Pending
+from arena.engine.rules import RuleSet, build_rules, load_rules, merge_settings
 
 SWITCH = load_rules("switch")
 CRAZY_EIGHTS = load_rules("crazy-eights")

@@ -9,8 +9,8 @@ import pytest
 from engine_helpers import hand, legal, position, texts
 
 from arena.errors import IllegalActionError
-from arena.game import Game
-from arena.rules import load_rules
+from arena.engine.game import Game
+from arena.engine.rules import load_rules
 
 B = load_rules("blackjack")
 OTHERS = ["TD KD", "JD 5D", "6D 4S"]
@@ -84,7 +84,7 @@ def test_B2_powers_of_every_card_apply_in_laid_order():
 
 
 def test_B2_legal_actions_list_the_shortest_and_longest_flush_per_last_card():
-    """B2 with arena.chains: for 7H with 3H 4H 5H the list holds 7H 3H (shortest ending on 3H)
+    """B2 with arena.engine.chains: for 7H with 3H 4H 5H the list holds 7H 3H (shortest ending on 3H)
     and the longest ending on each card; other orders are legal and buildable with next_cards."""
     game = table("7H 3H 4H 5H", top="9H")
     listed = texts(game.legal_actions())
@@ -210,7 +210,7 @@ def test_B6_recycling_is_unlimited_and_a_blocked_game_goes_to_the_fewest_cards()
 
 
 def test_B2_the_listing_stays_bounded_for_a_long_suit_and_many_queens():
-    """B2 with arena.chains: a 26-card hand (all hearts and clubs, a 7 and a queen in each) lists
+    """B2 with arena.engine.chains: a 26-card hand (all hearts and clubs, a 7 and a queen in each) lists
     at most 2 * hand**2 plays per suit call and is built in well under a second."""
     game = table("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC", top="3D")
     start = time.perf_counter()

@@ -6,10 +6,10 @@ from engine_helpers import CRAZY_EIGHTS, cards, hand, position, texts
 
 import pytest
 
-from arena.actions import DRAW, PASS
-from arena.cards import Card
+from arena.engine.actions import DRAW, PASS
+from arena.engine.cards import Card
 from arena.errors import IllegalActionError, RulesError
-from arena.game import Game
+from arena.engine.game import Game
 
 OTHERS = ["2C 3C", "4C 5C", "6D 7D"]
 

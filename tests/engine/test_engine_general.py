@@ -6,9 +6,9 @@ from engine_helpers import CRAZY_EIGHTS, SWITCH, hand, position, texts, variant
 
 import pytest
 
-from arena.actions import DRAW, PASS
+from arena.engine.actions import DRAW, PASS
 from arena.errors import GameOverError, IllegalActionError
-from arena.game import Game
+from arena.engine.game import Game
 
 
 # -- G1 decisions ---------------------------------------------------------------------------

@@ -17,8 +17,8 @@ from engine_helpers import CRAZY_EIGHTS, SWITCH, hand, position
 
 import pytest
 
-from arena.cards import NAMES, Card
-from arena.game import Game
+from arena.engine.cards import NAMES, Card
+from arena.engine.game import Game
 
 CARD_NAMES = frozenset(NAMES)
 HISTORY_KEYS = {"history", "events"}  # compared with the test's own public log instead
@@ -219,8 +219,8 @@ def test_G8_the_referee_sends_a_seat_only_what_it_may_see(preset, monkeypatch):
     hand or of the stock, holds only G8's keys, and tells the true sizes and the seat's hand."""
     import json
 
-    from arena import referee as referee_module
-    from arena.rules import load_rules
+    from arena.play import referee as referee_module
+    from arena.engine.rules import load_rules
 
     original = referee_module.wire_observation
     sent = []

@@ -6,10 +6,10 @@ from engine_helpers import hand, legal, position, texts, variant
 
 import pytest
 
-from arena.actions import PASS
+from arena.engine.actions import PASS
 from arena.errors import InvalidActionError, RulesError
-from arena.game import Game
-from arena.rules import load_rules
+from arena.engine.game import Game
+from arena.engine.rules import load_rules
 
 I = load_rules("irish")
 OTHERS = ["3D 5D 6D", "5C 6C TC", "6H TS 3S"]
@@ -168,8 +168,8 @@ def test_I5_a_blocked_game_is_won_by_the_fewest_cards():
 
 def test_I2_the_skipped_seat_sees_the_pending_skip_in_its_observation() -> None:
     """G8 with I2: a pending skip is public, so the seat asked to answer it is told so."""
-    from arena.cards import Card
-    from arena.observation import Observation
+    from arena.engine.cards import Card
+    from arena.engine.observation import Observation
 
     game = Game.setup(load_rules("irish"), [[Card.parse("7H"), Card.parse("3C")],
                                             [Card.parse("7C"), Card.parse("4D")]], Card.parse("9H"))

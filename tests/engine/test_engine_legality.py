@@ -1,6 +1,6 @@
 """One source of legality: the bounded enumeration, `check`, `apply` and `next_cards` agree.
 
-The enumeration's rule (arena/moves.py docstring): plays without a suit opener are listed
+The enumeration's rule (arena/engine/moves.py docstring): plays without a suit opener are listed
 exhaustively, one per (set of cards, final card); plays led by a suit opener are listed as the
 shortest and the fullest play for each final card, so their number is at most ``2 * hand * 4``
 per opener (4: the suit calls of a play ending on an ace). Every other flush stays legal and is
@@ -18,10 +18,10 @@ from engine_helpers import CRAZY_EIGHTS, SWITCH, cards, position, random_positio
 
 import pytest
 
-from arena.actions import DRAW, PASS, Draw, Pass, Play
-from arena.cards import RANK_OF, Card
+from arena.engine.actions import DRAW, PASS, Draw, Pass, Play
+from arena.engine.cards import RANK_OF, Card
 from arena.errors import IllegalActionError
-from arena.game import Game
+from arena.engine.game import Game
 
 # 7H and ten more hearts, nine off-suit cards: 20 cards; 9H on top, hearts active.
 BIG_HAND = "7H AH 2H 3H 4H 5H 6H 8H TH JH QH 2C 3C 4D 5S 6S 8C KC KD QD"
@@ -287,9 +287,9 @@ def test_C2_set_plays_follow_which_cards_may_lead_even_when_cached() -> None:
     """C2: only the first card of a set must match. The same three 9s held in the same order
     give different plays on a spade and on a diamond (the set enumeration is cached per rule
     set, keyed by the cards and which of them may lead)."""
-    from arena.cards import Card
-    from arena.game import Game
-    from arena.rules import load_rules
+    from arena.engine.cards import Card
+    from arena.engine.game import Game
+    from arena.engine.rules import load_rules
 
     rules = load_rules("crazy-eights")
     nines = [Card.parse(n) for n in ("9S", "9D", "9H")]

@@ -7,10 +7,10 @@ import time
 import pytest
 from engine_helpers import hand, legal, position, texts
 
-from arena.cards import Card
+from arena.engine.cards import Card
 from arena.errors import InvalidActionError
-from arena.game import Game
-from arena.rules import load_rules
+from arena.engine.game import Game
+from arena.engine.rules import load_rules
 
 L = load_rules("london")
 OTHERS = ["TD KD", "JD 5D", "6D 4S"]
@@ -290,7 +290,7 @@ def test_L11_a_blocked_game_goes_to_the_fewest_cards():
 
 
 def test_L2_the_listing_holds_sets_runs_stacks_covers_and_jokers_and_stays_bounded():
-    """L2, L8 with arena.chains: the list holds the shortest and longest play per (first, last)
+    """L2, L8 with arena.engine.chains: the list holds the shortest and longest play per (first, last)
     card, every lone-joker role; a 30-card hand with both jokers stays within 2 * hand**2 + 128
     card sequences (times suit calls) and is listed fast and the same every time."""
     game = table("4H 5H 6H QH 2C JS X1", top="9H")

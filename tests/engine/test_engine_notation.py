@@ -6,8 +6,8 @@ from engine_helpers import CRAZY_EIGHTS, SWITCH, position
 
 import pytest
 
-from arena.actions import DRAW, PASS, Action, Draw, Pass, Play
-from arena.cards import NAMES, Card
+from arena.engine.actions import DRAW, PASS, Action, Draw, Pass, Play
+from arena.engine.cards import NAMES, Card
 from arena.errors import IllegalActionError, InvalidActionError, InvalidCardError
 
 

@@ -10,9 +10,9 @@ from engine_helpers import CRAZY_EIGHTS, SWITCH, hand, position, texts
 
 import pytest
 
-from arena.actions import DRAW, Play
+from arena.engine.actions import DRAW, Play
 from arena.errors import IllegalActionError
-from arena.game import Pending
+from arena.engine.game import Pending
 
 # Hearts are active; seat 0 holds 7H 2H 2C 5H JH plus two off-suit cards (seed 000).
 FLUSH_HAND = "7H 2H 2C 5H JH 3S KD"

@@ -6,9 +6,9 @@ from engine_helpers import SWITCH, hand, position, texts
 
 import pytest
 
-from arena.actions import DRAW, PASS
+from arena.engine.actions import DRAW, PASS
 from arena.errors import IllegalActionError, RulesError
-from arena.game import Game, Pending
+from arena.engine.game import Game, Pending
 
 OTHERS = ["3D 4D", "5D 6D", "6H 4S"]  # seats 1-3 of a four-seat table, holding nothing special
 

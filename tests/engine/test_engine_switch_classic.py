@@ -1,5 +1,5 @@
 """RULINGS.md section F: the `switch-classic` preset (seed 001), narrated on rigged positions,
-and its matches (F2) through :class:`arena.match.Match`."""
+and its matches (F2) through :class:`arena.engine.match.Match`."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from engine_helpers import hand, legal, position, texts, variant
 
 import pytest
 
-from arena.game import Game
-from arena.match import Match, hand_cap, hand_seed
-from arena.rules import load_rules
+from arena.engine.game import Game
+from arena.engine.match import Match, hand_cap, hand_seed
+from arena.engine.rules import load_rules
 
 F = load_rules("switch-classic")
 OTHERS = ["3D 5D 6D", "5C 6C TC", "6H TS 3S"]

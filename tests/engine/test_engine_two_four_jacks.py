@@ -7,10 +7,10 @@ from engine_helpers import hand, legal, position, texts
 
 import pytest
 
-from arena.actions import DRAW, PASS
+from arena.engine.actions import DRAW, PASS
 from arena.errors import RulesError
-from arena.game import Game
-from arena.rules import load_rules
+from arena.engine.game import Game
+from arena.engine.rules import load_rules
 
 W = load_rules("two-four-jacks")
 OTHERS = ["3D 5D 6D", "5C 6C TC", "6H TS 3S"]

@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.referee import Referee
-from arena.rules import load_rules, preset_names
+from arena.play.referee import Referee
+from arena.engine.rules import load_rules, preset_names
 from arena.tournament.records import GameRecord
 from arena.tournament.worker import to_record
 from arena.tournament.schedule import ScheduledGame

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee import Referee
-from arena.rules import load_rules
+from arena.play.referee import Referee
+from arena.engine.rules import load_rules
 from arena.sandbox import BotFault, BotSpec, FaultCode, Limits, SandboxedBot
 from arena.sandbox.bench import SAMPLE_OBS
 from arena.tournament.replay import open_results

@@ -9,8 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.game import Game
-from arena.rules import load_rules
+from arena.engine.game import Game
+from arena.engine.rules import load_rules
 from arena.tournament.replay import open_results, stored_game
 from arena.tournament.runner import run_tournament
 
@@ -68,7 +68,7 @@ def test_F2_replay_shows_a_stored_match_hand_by_hand(tmp_path: Path) -> None:
 
 def test_the_first_hand_of_a_match_is_the_game_dealt_from_its_seed() -> None:
     rules = load_rules("switch-classic")
-    from arena.match import Match
+    from arena.engine.match import Match
 
     match = Match.new(rules, 3, 42)
     assert match.current.hands == Game.new(rules, 3, 42).hands

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.cards import Card, parse_suit
+from arena.engine.cards import Card, parse_suit
 from arena.errors import ArenaError, InvalidCardError, PositionError
-from arena.game import Game, Pending
-from arena.rules import RuleSet, load_rules
-from arena.yamlfile import load_yaml
+from arena.engine.game import Game, Pending
+from arena.engine.rules import RuleSet, load_rules
+from arena.settings import load_yaml
 
 POSITION_KEYS = ("rules", "seed", "seats", "hands", "top", "discard", "stock", "to_move",
                  "direction", "active_suit", "pending", "recycles_left", "moves", "pending_skip", "top_as")

@@ -16,11 +16,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
-from arena.actions import Action, ActionType
-from arena.cards import CARDS, NAMES, SUITS, Card
+from arena.engine.actions import Action, ActionType
+from arena.engine.cards import CARDS, NAMES, SUITS, Card
 
 if TYPE_CHECKING:
-    from arena.game import Game
+    from arena.engine.game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,7 @@ class Observation:
         return self.top_as if self.top_as is not None else self.top
 
     def legal_actions(self) -> list[ActionType]:
-        """The legal actions (bounded, as :mod:`arena.moves` defines) as action objects."""
+        """The legal actions (bounded, as :mod:`arena.engine.moves` defines) as action objects."""
         return [Action.parse(text) for text in self.legal]
 
     def to_wire(self, since: int = 0) -> dict[str, Any]:

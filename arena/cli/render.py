@@ -1,19 +1,29 @@
-"""Rich rendering of rule sets, games and benchmarks for people (the CLI's only output code
-besides JSON). Every function draws on a given :class:`rich.console.Console`, so tests can pin
-the output with an in-memory console."""
+"""Everything the CLI shows people, with rich: rule sets, positions and replays, benchmarks,
+rankings, the head-to-head crosstable, game lists and the live display of a running tournament.
+
+Every function draws on the :class:`rich.console.Console` it is given or returns a renderable
+(tests pass ``Console(file=io.StringIO(), width=120)``); nothing here prints on its own or exits.
+The ``--json`` shapes live beside the data they describe (:mod:`arena.tournament.export`)."""
 
 from __future__ import annotations
 
-from typing import Iterable
+import shlex
+from collections.abc import Iterable, Sequence
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
+from rich.progress_bar import ProgressBar
 from rich.table import Table
+from rich.text import Text
 
-from arena.bench import BenchResult, SandboxBenchResult
-from arena.sandbox.faults import storable
-from arena.cards import NAMES, SUITS
-from arena.game import Game
-from arena.rules import RuleSet
+from arena.services.bench import BenchResult, SandboxBenchResult
+from arena.play.faults import storable
+from arena.engine.cards import NAMES, SUITS
+from arena.engine.game import Game
+from arena.engine.rules import RuleSet
+from arena.tournament.ratings import Rankings
+from arena.tournament.records import GameRecord
+from arena.tournament.runner import Progress, RunReport
+from arena.tournament.stats import Interval
 
 SUIT_STYLE = {"C": "bold", "S": "bold", "D": "red", "H": "red"}
 
@@ -206,3 +216,163 @@ def render_sandbox_bench(console: Console, measured: SandboxBenchResult) -> None
                   f"{measured.raw_rotating_us:.1f} us (ratio {rotating:.2f}); goal <= 2")
     console.print(f"start of a bot's fresh process for each game: [bold]{measured.game_start_ms:.2f} ms[/] "
                   "(median; goal <= 3)")
+
+
+# -- tournaments: rankings, crosstable, games ------------------------------------------------
+
+DQ_MARK = " (DQ)"
+
+
+FAULT_MARK = " !"
+
+
+def render_rankings(console: Console, rankings: Rankings) -> None:
+    """The rankings table; disqualified bots are marked ``(DQ)``, faulty ones ``!``."""
+    seed = "" if rankings.tournament_seed is None else f", seed {rankings.tournament_seed}"
+    table = Table(title=f"{rankings.tournament}: {rankings.games} games{seed}", title_justify="left")
+    for header in ("#", "bot", "mu", "sigma", "mu-3σ", "games", "wins"):
+        # Names never wrap; in a narrow terminal the intervals fold onto a second line instead.
+        table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=header == "bot")
+    table.add_column("win rate [95%]", justify="right", overflow="fold")
+    table.add_column("mean place [95%]", justify="right", overflow="fold")
+    table.add_column("faults", justify="right")
+    for standing in rankings.standings:
+        table.add_row(*_ranking_cells(standing), style=_row_style(standing))
+    console.print(table)
+
+
+def render_head_to_head(console: Console, rankings: Rankings) -> None:
+    """Crosstable: row bot finished ahead of column bot in ``ahead/shared`` games."""
+    bots = rankings.bots
+    table = Table(
+        title="head to head", title_justify="left",
+        caption="row bot ahead of column bot / games shared", caption_justify="left",
+    )
+    table.add_column("bot")
+    for bot in bots:
+        table.add_column(bot, justify="right")
+    for a in bots:
+        cells = [_h2h_cell(rankings, a, b) for b in bots]
+        table.add_row(a, *cells)
+    console.print(table)
+
+
+def render_games(console: Console, records: Iterable[GameRecord]) -> None:
+    """A list of games: id, deal, seats, winner, finishing order, reason, decisions, faults."""
+    table = Table(title="games", title_justify="left")
+    for header in ("id", "deal", "seats", "winner", "finishing order", "reason", "decisions", "faults"):
+        justify = "right" if header in ("id", "deal", "decisions") else "left"
+        table.add_column(header, justify=justify)
+    for record in records:
+        table.add_row(
+            str(record.game_id), str(record.deal_id), " ".join(record.table),
+            record.winner_bot or "-", finishing_order(record), record.reason,
+            str(record.decisions), _faults_text(record),
+        )
+    console.print(table)
+
+
+def finishing_order(record: GameRecord) -> str:
+    """Bots best first: ``>`` between places, ``=`` inside a shared place (``b > a = d > c``)."""
+    return " > ".join(" = ".join(record.table[s] for s in group) for group in record.places)
+
+
+def _ranking_cells(standing: Standing) -> list[str | Text]:
+    stats = standing.stats
+    name = standing.bot + (DQ_MARK if standing.disqualified else "")
+    name += FAULT_MARK if stats.faults and not standing.disqualified else ""
+    return [
+        str(standing.rank), Text(name), f"{standing.mu:.2f}", f"{standing.sigma:.2f}",
+        f"{standing.score:.2f}", str(stats.games), str(stats.wins),
+        _with_interval(stats.win_rate, stats.win_rate_ci, percent=True),
+        _with_interval(stats.mean_place, stats.mean_place_ci, percent=False),
+        str(stats.faults),
+    ]
+
+
+def _row_style(standing: Standing) -> str:
+    if standing.disqualified:
+        return "dim strike"
+    return "" if standing.clean else "yellow"
+
+
+def _with_interval(value: float | None, interval: Interval | None, percent: bool) -> str:
+    if value is None or interval is None:
+        return "-"
+    if percent:
+        return f"{value:.1%} [{interval[0]:.1%}-{interval[1]:.1%}]"
+    return f"{value:.2f} [{interval[0]:.2f}-{interval[1]:.2f}]"
+
+
+def _h2h_cell(rankings: Rankings, a: str, b: str) -> str:
+    if a == b:
+        return "·"
+    cell = rankings.head_to_head.get((a, b))
+    return f"{cell.ahead}/{cell.games}" if cell else "-"
+
+
+def _faults_text(record: GameRecord) -> str:
+    return ", ".join(f"{f.bot}: {f.code}" for f in record.faults) or "-"
+
+
+# -- the live display of a running tournament ---------------------------------------------
+
+def progress_view(progress: Progress | None, width: int = 40) -> RenderableType:
+    """Games done of total with a bar, games/s, ETA, faults, and the live top 5."""
+    if progress is None:
+        return Text("starting the workers...")
+    bar = ProgressBar(total=max(progress.total, 1), completed=progress.done, width=width)
+    line = Text(
+        f" {progress.done}/{progress.total} games  {progress.games_per_s:.1f} games/s  "
+        f"ETA {format_duration(progress.eta_s)}  faulty games {progress.faulty_games}"
+        + (f"  skipped {progress.skipped}" if progress.skipped else "")
+    )
+    header = Table.grid()
+    header.add_row(bar, line)
+    return Group(header, leaders_table(progress))
+
+
+def leaders_table(progress: Progress) -> Table:
+    """The live top of the table: clean bots first, by mean place (final table: TrueSkill)."""
+    table = Table(title=f"{progress.tournament}: top {len(progress.leaders)} so far (by mean place)",
+                  title_justify="left")
+    for header in ("#", "bot", "mean place", "win rate", "games", "faults"):
+        table.add_column(header, justify="left" if header == "bot" else "right")
+    for rank, lead in enumerate(progress.leaders, 1):
+        name = lead.bot + (" (DQ)" if lead.disqualified else "")
+        style = "dim strike" if lead.disqualified else ("yellow" if lead.faults else "")
+        place = "-" if lead.mean_place is None else f"{lead.mean_place:.2f}"
+        rate = "-" if lead.win_rate is None else f"{lead.win_rate:.1%}"
+        table.add_row(str(rank), name, place, rate, str(lead.games), str(lead.faults), style=style)
+    return table
+
+
+def render_report(console: Console, report: RunReport) -> None:
+    """One summary line of a finished (or stopped) run, each disqualification, and the seed
+    when it was drawn at random (the file has none)."""
+    if report.seed_drawn:
+        console.print(f"seed: {report.seed} (drawn at random, stored in {report.store_path}; "
+                      "keep it secret until every game is played)")
+    for bot, reason in sorted(report.disqualified.items()):
+        console.print(f"[bold red]{bot} is disqualified[/]: {reason}")
+    console.print(
+        f"{report.tournament}: {report.stored} of {report.total} games stored"
+        + (f", {report.skipped} skipped (disqualified bots)" if report.skipped else "")
+        + f"; this run played {report.played} in {report.elapsed:.1f}s "
+        f"({report.games_per_s:.1f} games/s, {report.workers} worker"
+        + ("s" if report.workers != 1 else "") + f"); log: {report.log_path}"
+    )
+
+
+def resume_command(argv: Sequence[str]) -> str:
+    """The shell command that resumes a run (the arguments it was started with)."""
+    return " ".join(shlex.quote(arg) for arg in ("arena", "run", *argv))
+
+
+def format_duration(seconds: float | None) -> str:
+    """``1:02:03``, ``2:03`` or ``-`` when unknown."""
+    if seconds is None:
+        return "-"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
-    from arena.game import Game
+    from arena.engine.game import Game
 
 
 def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:

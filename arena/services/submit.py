@@ -30,12 +30,12 @@ from importlib import resources
 from pathlib import Path
 
 from arena.errors import ArenaError, ConfigError
-from arena.referee import Referee
-from arena.rules import DEFAULT_PRESET, RuleSet, load_rules
+from arena.play.referee import Referee
+from arena.engine.rules import DEFAULT_PRESET, RuleSet, load_rules
 from arena.sandbox import BotFault, BotSpec, Limits, SandboxedBot, check_isolation
 from arena.sandbox.snapshot import snapshot
 from arena.tournament.schedule import deal_seed, fresh_seed
-from arena.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, check_name
+from arena.sandbox.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, check_name
 
 SELF_PLAY_GAMES = 1            # validation games against copies of itself
 BUILTIN_GAMES = 3              # validation games against the built-in bots
@@ -259,7 +259,7 @@ def new_bot(workspace: Workspace, name: str) -> Path:
     target = workspace.bots_dir / f"{name}.py"
     if target.exists():
         raise ConfigError(f"{target} already exists: not overwritten")
-    template = (resources.files("arena") / "templates" / "bot_template.py.txt").read_text()
+    template = (resources.files("arena.services") / "templates" / "bot_template.py.txt").read_text()
     workspace.bots_dir.mkdir(parents=True, exist_ok=True)
     target.write_text(template.replace("{name}", name))
     return target

@@ -4,7 +4,7 @@
 for two bots at four seats, ``A B C A`` for three); every deal is played once per distinct
 rotation of that line-up, so each bot meets the same cards from every seat and luck of the deal
 cancels out. Every bot runs sandboxed (:class:`~arena.sandbox.SandboxedBot` under a
-:class:`~arena.referee.Referee`). Games are split between worker processes by deal; the result
+:class:`~arena.play.referee.Referee`). Games are split between worker processes by deal; the result
 does not depend on the number of workers.
 
 The deals derive from one ``seed`` (:func:`~arena.tournament.schedule.deal_seed`), so whoever
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from arena.referee import GameResult, Referee
-from arena.rules import RuleSet
+from arena.play.referee import GameResult, Referee
+from arena.engine.rules import RuleSet
 from arena.sandbox import BotSpec, Limits, SandboxedBot, check_isolation
 from arena.sandbox.runtime import release_runtime
 from arena.sandbox.snapshot import snapshot

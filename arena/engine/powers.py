@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from arena.cards import JOKER_CODES, RED_SUITS, Card, rank_index
+from arena.engine.cards import JOKER_CODES, RED_SUITS, Card, rank_index
 from arena.errors import InvalidCardError, RulesError
 
 POWER_KEYS = {

@@ -2,7 +2,7 @@
 (RULINGS B2, L2, L8): their legality and their bounded, deterministic listing.
 
 Rule sets whose plays chain only by sets and Switch's cumulative 7-flush never come here (they
-keep :mod:`arena.moves`' fast paths); ``RuleSet.chained`` sends the others here once per call.
+keep :mod:`arena.engine.moves`' fast paths); ``RuleSet.chained`` sends the others here once per call.
 
 **Which later cards may follow.** A later card (its *acting* card: a joker acts as the card it
 names, L8) continues the play when, after the previous acting card ``p``:
@@ -44,13 +44,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from arena.actions import Play
-from arena.cards import CARDS, NAMES, RANK_OF, SUIT_OF
-from arena import moves
+from arena.engine.actions import Play
+from arena.engine.cards import CARDS, NAMES, RANK_OF, SUIT_OF
+from arena.engine import moves
 
 if TYPE_CHECKING:
-    from arena.game import Game
-    from arena.rules import RuleSet
+    from arena.engine.game import Game
+    from arena.engine.rules import RuleSet
 
 SEARCH_NODES = 300  # partial plays each search may visit from one first card
 STANDARD = range(52)

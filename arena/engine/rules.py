@@ -19,9 +19,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from arena.cards import RANK_OF
+from arena.engine.cards import RANK_OF
 from arena.errors import RulesError
-from arena.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
+from arena.engine.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
 
 __all__ = ["PLAIN", "Power", "RuleSet", "build_rules", "load_rules", "merge_settings", "preset_names"]
 
@@ -90,7 +90,7 @@ class RuleSet:
     any_suit_only: bool = field(repr=False, compare=False, default=False)
     any_cover: bool = field(repr=False, compare=False, default=False)
     # True when later cards chain by runs, pickup stacks, covers, the latest opener or jokers
-    # (B2, L2): plays are checked and listed by arena.chains instead of the set/opener code.
+    # (B2, L2): plays are checked and listed by arena.engine.chains instead of the set/opener code.
     chained: bool = field(repr=False, compare=False, default=False)
     pickup_card: tuple[bool, ...] = field(repr=False, compare=False, default=())
     kind_bits: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
@@ -103,8 +103,8 @@ class RuleSet:
     # playable_on[suit * 13 + rank]: the cards that may start a play on that active suit and top
     # rank with no penalty pending (wild, same suit or same rank: S3, C2), for simple rule sets.
     playable_on: tuple[frozenset[int], ...] = field(repr=False, compare=False, default=())
-    play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.moves
-    set_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.moves
+    play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
+    set_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
 
     def hand_size_for(self, seats: int) -> int:
         """Cards dealt to each seat at this table size."""
@@ -132,7 +132,7 @@ class RuleSet:
 
 def preset_names() -> list[str]:
     """The names of the presets shipped with the package, sorted."""
-    folder = resources.files("arena") / "presets"
+    folder = resources.files("arena.engine") / "presets"
     return sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
@@ -144,7 +144,7 @@ def load_rules(name_or_path: str | Path = DEFAULT_PRESET) -> RuleSet:
 
 def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
     if name_or_path in preset_names():
-        text = (resources.files("arena") / "presets" / f"{name_or_path}.yaml").read_text()
+        text = (resources.files("arena.engine") / "presets" / f"{name_or_path}.yaml").read_text()
         return _parse_yaml(text, f"preset {name_or_path}"), f"preset {name_or_path}"
     path = Path(name_or_path)
     if path.suffix not in (".yaml", ".yml") and not path.exists():
@@ -165,7 +165,7 @@ def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
 
 def _parse_yaml(text: str, source: str) -> dict[str, Any]:
     # Imported here so that bots in the sandbox can use this module without PyYAML.
-    from arena.yamlfile import load_yaml
+    from arena.settings import load_yaml
 
     raw = load_yaml(text, source, RulesError)
     if not isinstance(raw, dict):
@@ -382,7 +382,7 @@ def _hand_size(deal: _Reader) -> tuple[int, dict[int, int]]:
 
 
 def _selector(reader: _Reader, key: str, text: object) -> list[int]:
-    """The card codes a selector names (see :func:`arena.powers.selector_codes`)."""
+    """The card codes a selector names (see :func:`arena.engine.powers.selector_codes`)."""
     return selector_codes(text, lambda message: reader.fail(key, message))
 
 

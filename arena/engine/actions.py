@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Union
 
-from arena.cards import CARDS, NAMES, SUITS, Card, parse_suit
+from arena.engine.cards import CARDS, NAMES, SUITS, Card, parse_suit
 from arena.errors import InvalidActionError, InvalidCardError
 
 

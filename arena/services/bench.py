@@ -1,7 +1,7 @@
 """Benchmarks: random-vs-random games in-process, and the same workload on OpenSpiel's engine.
 
 The random policy is the one a random bot uses: a uniform choice among
-:meth:`~arena.game.Game.legal_actions`, seeded, so two runs play the same games. Forced actions
+:meth:`~arena.engine.game.Game.legal_actions`, seeded, so two runs play the same games. Forced actions
 (RULINGS G2) go through the same path, since every decision counts in decisions/s.
 """
 
@@ -12,8 +12,8 @@ import time
 from dataclasses import asdict, dataclass
 
 from arena.errors import ArenaError
-from arena.game import Game
-from arena.rules import RuleSet
+from arena.engine.game import Game
+from arena.engine.rules import RuleSet
 
 OPENSPIEL_INSTALL = "pip install open-spiel   (or: python -m pip install -e '.[peers]')"
 
@@ -164,7 +164,7 @@ class _TimedBot:
 def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path, seed: int = 0) -> SandboxBenchResult:  # type: ignore[no-untyped-def]
     """Play ``games`` games between sandboxed copies of the bot at ``bot_path`` (the random bot),
     the referee and every bot pinned to one CPU, as a tournament worker does."""
-    from arena.referee import Referee
+    from arena.play.referee import Referee
     from arena.sandbox import BotSpec, Limits, SandboxedBot
     from arena.sandbox.bench import pinned, raw_round_trip_us
 

@@ -9,9 +9,8 @@ from rich.console import Console
 
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import Fault, GameRecord
-from arena.tournament.render import (
-    games_json, rankings_json, render_games, render_head_to_head, render_rankings,
-)
+from arena.cli.render import render_games, render_head_to_head, render_rankings
+from arena.tournament.export import games_json, rankings_json
 from arena.tournament.stats import BotStats, HeadToHead
 
 

@@ -1,8 +1,8 @@
 """The referee's game state: legality, application of actions, outcome (RULINGS.md G1-G9).
 
 :class:`Game` holds the full state of one hand and is owned by the referee; bots only ever see
-an :class:`~arena.observation.Observation` built by :meth:`Game.observation`. Cards are the
-integer codes of :mod:`arena.cards`; every card power comes from the rule set's precomputed
+an :class:`~arena.engine.observation.Observation` built by :meth:`Game.observation`. Cards are the
+integer codes of :mod:`arena.engine.cards`; every card power comes from the rule set's precomputed
 tables, so the same code plays every preset.
 
 Two questions have one answer each:
@@ -10,7 +10,7 @@ Two questions have one answer each:
 * *Is this action legal?* :meth:`Game.check` (it raises :class:`IllegalActionError` with the
   reason); :meth:`Game.apply` accepts exactly what ``check`` accepts.
 * *Which actions are there?* :meth:`Game.legal_actions`, a deterministic, bounded list; see
-  :mod:`arena.moves` for what it holds when a 7 opens a suit.
+  :mod:`arena.engine.moves` for what it holds when a 7 opens a suit.
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from arena.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
-from arena.cards import NAMES, SUIT_OF, SUITS, Card
+from arena.engine.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
+from arena.engine.cards import NAMES, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
-from arena.rules import RuleSet
-from arena import chains, moves
-from arena.effects import apply_penalties, apply_table_effects
-from arena.moves import legal_plays
+from arena.engine.rules import RuleSet
+from arena.engine import chains, moves
+from arena.engine.effects import apply_penalties, apply_table_effects
+from arena.engine.moves import legal_plays
 
 if TYPE_CHECKING:
-    from arena.observation import Observation
+    from arena.engine.observation import Observation
 
 STARTER_ATTEMPTS = 1000
 
@@ -113,7 +113,7 @@ class Game:
         self.outcome: Outcome | None = None
         self.history: list[Event] = []
         self._legal: list[ActionType] | None = None
-        # The history as public events, converted once per event (arena.observation fills it).
+        # The history as public events, converted once per event (arena.engine.observation fills it).
         self.public_events: list = []
 
     # -- construction -----------------------------------------------------------------------
@@ -237,7 +237,7 @@ class Game:
         return self.recycles_left != 0 and len(self.discard) > 1
 
     def legal_actions(self) -> list[ActionType]:
-        """Every legal action, deterministic and bounded (see :mod:`arena.moves`)."""
+        """Every legal action, deterministic and bounded (see :mod:`arena.engine.moves`)."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
@@ -284,7 +284,7 @@ class Game:
 
         With :meth:`check`, this lets a bot build any legal play one card at a time, including
         the long 7-flushes and runs that :meth:`legal_actions` lists only in their shortest and
-        longest form (see :mod:`arena.moves` and :mod:`arena.chains`).
+        longest form (see :mod:`arena.engine.moves` and :mod:`arena.engine.chains`).
         """
         if roles is not None and self.rules.chained:
             return [Card(c) for c in chains.next_cards(self, list(prefix), list(roles))]
@@ -563,7 +563,7 @@ class Game:
 
     def observation(self, seat: int) -> "Observation":
         """What ``seat`` may see (G8), with its legal actions when it is to move."""
-        from arena.observation import observe
+        from arena.engine.observation import observe
 
         return observe(self, seat)
 

@@ -2,7 +2,7 @@
 
 A rule set with ``match: {wins: N}`` is played as a :class:`Match`; any other rule set is a
 match of one hand, so a referee can always play a ``Match``. Every hand is an ordinary
-:class:`~arena.game.Game` (a position file and ``arena replay`` are always one hand).
+:class:`~arena.engine.game.Game` (a position file and ``arena replay`` are always one hand).
 
 * **Seeds.** Hand ``i`` is dealt from :func:`hand_seed` ``(seed, i)``, a deterministic function of
   the match seed and the hand's index (the first hand: the seed itself), so a match replays from
@@ -25,8 +25,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from arena.game import Game, Outcome
-from arena.rules import RuleSet
+from arena.engine.game import Game, Outcome
+from arena.engine.rules import RuleSet
 
 HANDS_CAP_PER_WIN = 4  # a match ends drawn after 4 x wins x seats hands without a winner
 

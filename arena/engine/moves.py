@@ -17,7 +17,7 @@ may follow this partial play", so a bot can build any of them card by card, and
 bounded by ``2 * hand * 4`` per opener plus the sets.
 
 **Chained rule sets** (runs, pickup stacks, queens' covers, the latest 7's flush, jokers: B2,
-L2, L8; ``RuleSet.chained``) are checked and listed by :mod:`arena.chains`: every one-card play
+L2, L8; ``RuleSet.chained``) are checked and listed by :mod:`arena.engine.chains`: every one-card play
 (a lone joker in each role it may take), then for each first card the shortest and the longest
 play found per last card by two searches of bounded size; jokers inside longer plays only in
 the roles a real card could take there. See that module's docstring for the exact definition.
@@ -28,12 +28,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Sequence
 
-from arena.actions import Play
-from arena.cards import CARDS, NAMES, RANK_OF, SUIT_OF, SUITS
-from arena.rules import RuleSet
+from arena.engine.actions import Play
+from arena.engine.cards import CARDS, NAMES, RANK_OF, SUIT_OF, SUITS
+from arena.engine.rules import RuleSet
 
 if TYPE_CHECKING:
-    from arena.game import Game
+    from arena.engine.game import Game
 
 ALL_SUITS = (0, 1, 2, 3)
 SHORTEST_SEARCH_LIMIT = 4000
@@ -511,4 +511,4 @@ def _pick_next(rules: RuleSet, previous: int, remaining: list[int], opened: int,
     return followers[0]
 
 
-from arena import chains  # noqa: E402  (chains calls back into this module's checks)
+from arena.engine import chains  # noqa: E402  (chains calls back into this module's checks)

@@ -1,6 +1,6 @@
 """The referee: plays one game between bots, turning every bot failure into an outcome.
 
-The referee owns the :class:`~arena.game.Game`; each bot is a :class:`BotClient` (in practice a
+The referee owns the :class:`~arena.engine.game.Game`; each bot is a :class:`BotClient` (in practice a
 :class:`~arena.sandbox.SandboxedBot`, a separate process) that receives only its seat's wire
 observation. Forced actions (RULINGS G2: exactly one legal action, a draw or a pass) are applied
 without asking the bot where being forced tells nothing hidden; where the same draw or pass
@@ -20,13 +20,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from arena.actions import Play
+from arena.engine.actions import Play
 from arena.errors import IllegalActionError, InvalidActionError
-from arena.game import Game
-from arena.match import Match
-from arena.observation import wire_observation
-from arena.rules import RuleSet
-from arena.sandbox.faults import BotFault, FaultCode
+from arena.engine.game import Game
+from arena.engine.match import Match
+from arena.engine.observation import wire_observation
+from arena.engine.rules import RuleSet
+from arena.play.faults import BotFault, FaultCode
 
 
 class BotClient(Protocol):

@@ -1,0 +1,50 @@
+"""The options several commands share, defined once: ``--home``, ``--seed``, ``--trusted``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from arena.cli.app import console
+from arena.sandbox.workspace import Workspace
+from arena.tournament.config import MAX_SEED
+from arena.tournament.schedule import fresh_seed
+
+HOME_HELP = "The workspace folder (default: $ARENA_HOME, else the current directory)."
+
+TRUSTED_HELP = ("Run the bots without isolation (no namespaces, no seccomp): only for bots you "
+                "wrote yourself, on a machine that cannot isolate them.")
+
+
+def trusted_option() -> Any:
+    """``--trusted``: the one explicit way to run bots without the sandbox's isolation."""
+    return typer.Option(False, "--trusted", help=TRUSTED_HELP)
+
+
+def home_option() -> Any:
+    """``--home DIR``: the workspace (bots/, tournaments/, results/); else $ARENA_HOME, else here."""
+    return typer.Option(None, "--home", envvar="ARENA_HOME", help=HOME_HELP, show_envvar=False)
+
+
+def workspace_of(home: Path | None) -> Workspace:
+    """The workspace a command's ``--home`` names (see :func:`home_option`)."""
+    return Workspace.locate(home)
+
+
+def seed_option() -> Any:
+    """``--seed N``: the deals' seed; by default a fresh secret one (see :func:`announce_seed`)."""
+    return typer.Option(None, "--seed", min=0, max=MAX_SEED, show_default="a fresh random seed",
+                        help="Seed of the deals, to repeat a run exactly.")
+
+
+def announce_seed(seed: int | None) -> int:
+    """``seed``, or a fresh secret one; prints the one line that repeats the deals.
+
+    A fixed default seed would let any bot author recompute every deal from the arena's code,
+    so a command that deals cards draws its seed unless ``--seed`` is given.
+    """
+    chosen = fresh_seed() if seed is None else seed
+    console().print(f"seed: {chosen} (repeat with --seed {chosen})")
+    return chosen

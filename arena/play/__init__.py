@@ -1,0 +1,1 @@
+"""Playing games between bots: the referee, and the faults it records when a bot fails."""

@@ -1,0 +1,1 @@
+"""What the commands do besides tournaments: submitting a bot, duels, benchmarks."""
