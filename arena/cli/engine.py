@@ -45,7 +45,7 @@ def replay(
     """
     if game_id is None:
         position = load_position(target)
-        hands = [(position.game, position.moves)]
+        hands = [(position.game, tuple(position.moves))]
     else:
         hands = [(h.game, h.moves) for h in load_stored_game(workspace_of(home).root, str(target), game_id).hands]
     out = console()
@@ -101,6 +101,7 @@ def bench(
     rule_set.check_seats(seat_count)
     if sandbox:
         random_bot = Workspace(builtin_dir().parent).resolve_bot("random").path
+        assert random_bot is not None  # the built-in random bot is a Python file
         measured = bench_sandboxed(rule_set, games, seat_count, random_bot, seed)
         if as_json:
             print(json.dumps(measured.to_json()))

@@ -108,7 +108,7 @@ def selector_codes(text: object, fail: Callable[[str], RulesError]) -> list[int]
         return list(JOKER_CODES)
     try:
         rank = rank_index(word)
-        codes = [Card.of(rank, suit) for suit in range(4)]
+        codes: list[Card] = [Card.of(rank, suit) for suit in range(4)]
     except InvalidCardError:
         if colour:
             raise fail(f"cannot read card selector {text!r}") from None
@@ -119,7 +119,7 @@ def selector_codes(text: object, fail: Callable[[str], RulesError]) -> list[int]
     if colour:
         red = colour == "red"
         codes = [c for c in codes if (c.suit in RED_SUITS) == red]
-    return codes
+    return [int(c) for c in codes]
 
 
 def parse_power(values: dict[str, Any], fail: Callable[[str, str], RulesError]) -> Power:

@@ -39,6 +39,7 @@ import os
 import socket
 import struct
 import sys
+from typing import Any, Callable
 
 MEMORY_EXIT = 86       # exit status after a MemoryError outside a request
 SETUP_EXIT = 87        # exit status of a game process whose confinement failed
@@ -79,9 +80,13 @@ def _check(result: int, what: str) -> None:
 def _mount(source: str | None, target: str, fstype: str | None, flags: int,
            data: str | None = None) -> None:
     """mount(2), or :class:`SetupError`."""
-    enc = (lambda s: s.encode() if s is not None else None)
-    _check(_libc.mount(enc(source), target.encode(), enc(fstype), flags, enc(data)),
+    _check(_libc.mount(_encoded(source), target.encode(), _encoded(fstype), flags, _encoded(data)),
            f"mount {target}")
+
+
+def _encoded(text: str | None) -> bytes | None:
+    """A C string argument (NULL for None)."""
+    return text.encode() if text is not None else None
 
 
 def _bind_read_only(source: str, target: str) -> None:
@@ -140,12 +145,12 @@ class CappedLog(io.TextIOBase):
 class Host:
     """The request loop around one bot instance."""
 
-    def __init__(self, out_fd: int, log: CappedLog, bot: object) -> None:
+    def __init__(self, out_fd: int, log: CappedLog, bot: Any,
+                 make_obs: Callable[..., Any], action_text: Callable[[Any], str]) -> None:
         self.out_fd, self.log, self.bot = out_fd, log, bot
-        self.history: tuple = ()   # earlier public events, as the observation holds them
-        self.rules: dict = {}
-        self.make_obs = None
-        self.action_text = None
+        self.history: tuple[Any, ...] = ()   # earlier public events, as the observation holds them
+        self.rules: dict[str, Any] = {}
+        self.make_obs, self.action_text = make_obs, action_text
 
     def reply(self, text: str) -> None:
         """Flush the bot's log, then write one protocol line."""
@@ -163,7 +168,7 @@ class Host:
         tail = "".join(lines).rstrip("\n").splitlines()[-TRACEBACK_LINES:]
         self.reply(f"!{marker} " + json.dumps("\n".join(tail)))
 
-    def handle(self, msg: dict) -> None:
+    def handle(self, msg: dict[str, Any]) -> None:
         """Answer one request."""
         kind = msg.get("type")
         if kind == "act":
@@ -185,7 +190,7 @@ class Host:
         if hook is not None:
             hook(arg)
 
-    def act(self, obs: dict) -> str:
+    def act(self, obs: dict[str, Any]) -> str:
         """The bot's action text for one observation; raises when it is not an action."""
         observation = self.make_obs(obs, self.history, self.rules)
         # The observation holds the full history (earlier events + this message's events);
@@ -226,7 +231,7 @@ def _seed_random(seed: object) -> None:
 class Template:
     """The template process (and, confined, the init of its PID namespace)."""
 
-    def __init__(self, control: socket.socket, setup: dict, files: list[tuple[str, bytes]]) -> None:
+    def __init__(self, control: socket.socket, setup: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
         self.control = control
         self.setup = setup
         self.files = files                      # (name, content): the bot file first
@@ -448,7 +453,7 @@ class Template:
         status = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
         self._send({"exit": self.game_pid, "status": status})
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: dict[str, Any]) -> None:
         """One JSON control message to the referee."""
         self.control.send(json.dumps(message).encode())
 
@@ -481,12 +486,11 @@ def _run_bot(template: Template, out_fd: int) -> None:
     log = CappedLog(2, int(template.setup["log_bytes"]))
     sys.stdout = sys.stderr = log
     sys.path.append(os.path.dirname(template.bot_path()))
-    host = Host(out_fd, log, None)
-    try:
-        from arena.engine.actions import action_text
-        from arena.engine.observation import Observation
+    from arena.engine.actions import action_text
+    from arena.engine.observation import Observation
 
-        host.make_obs, host.action_text = Observation.from_wire, action_text
+    host = Host(out_fd, log, None, Observation.from_wire, action_text)
+    try:
         host.bot = _instantiate(template.code, template.bot_path(), template.setup["class"])
     except MemoryError as exc:
         host.report("memory", exc)

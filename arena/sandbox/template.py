@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import time
+from typing import Any
 from functools import lru_cache
 from pathlib import Path
 
@@ -78,7 +79,7 @@ class BotTemplate:
         env = {"HOME": home, "TMPDIR": home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
         try:
             self.proc = subprocess.Popen(
-                [python, "-I", "-S", "-B", str(runtime.rt / HOST_SCRIPT)], stdin=theirs,
+                [python, "-I", "-S", "-B", str(runtime.rt / HOST_SCRIPT)], stdin=theirs.fileno(),
                 stdout=subprocess.DEVNULL, stderr=self.log_fd, env=env, cwd="/",
                 preexec_fn=conf.preexec, start_new_session=True, close_fds=True)
         finally:
@@ -124,7 +125,8 @@ class BotTemplate:
         if not self.confined:
             return [], list(self.spec.command)
         visible = _visible_prefixes(python)
-        files, argv = [], []
+        files: list[Path] = []
+        argv: list[str] = []
         for arg in self.spec.command:
             real = os.path.realpath(arg) if os.path.isfile(arg) else ""
             if real and real == os.path.realpath(sys.executable):
@@ -156,7 +158,7 @@ class BotTemplate:
 
     # -- control messages --------------------------------------------------------------
 
-    def _receive(self, deadline: float) -> tuple[dict, int | None]:
+    def _receive(self, deadline: float) -> tuple[dict[str, Any], int | None]:
         """The next control message and the pid in its credentials (if the kernel sent any)."""
         poller = select.poll()
         poller.register(self.control.fileno(), select.POLLIN)
@@ -243,7 +245,7 @@ class BotTemplate:
             for fd in (self.init_pidfd, self.pidfd, self.log_fd):
                 if fd is not None:
                     os.close(fd)
-            self.proc = None  # type: ignore[assignment]
+            self.proc = None  # type: ignore[assignment]  # closed: nothing uses it again
         if self.lease is not None:
             self.lease.release()
             self.lease = None

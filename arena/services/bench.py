@@ -10,10 +10,15 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
 
 from arena.errors import ArenaError
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
+from arena.play.referee import BotClient, Referee
+from arena.sandbox import BotSpec, Limits, SandboxedBot
+from arena.sandbox.bench import pinned, raw_round_trip_us
 
 OPENSPIEL_INSTALL = "pip install open-spiel   (or: python -m pip install -e '.[peers]')"
 
@@ -38,7 +43,7 @@ class BenchResult:
         """Decisions (every applied action) per second."""
         return self.decisions / self.seconds if self.seconds else 0.0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The object ``arena bench --json`` prints."""
         data = asdict(self)
         data.pop("decisions")
@@ -110,7 +115,7 @@ class SandboxBenchResult:
         """Mean cost of one decision round trip to a sandboxed bot, in microseconds."""
         return self.bot_seconds / self.asked * 1e6 if self.asked else 0.0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The object ``arena bench --sandbox --json`` prints."""
         return {
             **self.sandboxed.to_json(),
@@ -128,21 +133,21 @@ class SandboxBenchResult:
 class _TimedBot:
     """Wraps a bot client and adds up the wall time of its ``act`` round trips."""
 
-    def __init__(self, bot) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, bot: SandboxedBot) -> None:
         self.bot = bot
         self.seconds = 0.0
         self.asked = 0
         self.starts: list[float] = []   # seconds to start each game's fresh process
         self._fresh = True
 
-    def start_game(self, info: dict) -> None:
+    def start_game(self, info: dict[str, Any]) -> None:
         started = time.perf_counter()
         self.bot.start_game(info)
         if self._fresh:
             self.starts.append(time.perf_counter() - started)
             self._fresh = False
 
-    def act(self, message: dict) -> str:
+    def act(self, message: dict[str, Any]) -> str:
         started = time.perf_counter()
         try:
             return self.bot.act(message)
@@ -150,7 +155,7 @@ class _TimedBot:
             self.seconds += time.perf_counter() - started
             self.asked += 1
 
-    def end_game(self, result: dict) -> None:
+    def end_game(self, result: dict[str, Any]) -> None:
         self.bot.end_game(result)
 
     def close_game(self) -> None:
@@ -161,28 +166,25 @@ class _TimedBot:
         return self.bot.log_tail(lines)
 
 
-def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path, seed: int = 0) -> SandboxBenchResult:  # type: ignore[no-untyped-def]
+def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path: Path, seed: int = 0) -> SandboxBenchResult:
     """Play ``games`` games between sandboxed copies of the bot at ``bot_path`` (the random bot),
     the referee and every bot pinned to one CPU, as a tournament worker does."""
-    from arena.play.referee import Referee
-    from arena.sandbox import BotSpec, Limits, SandboxedBot
-    from arena.sandbox.bench import pinned, raw_round_trip_us
-
     raw = raw_round_trip_us(2000)
     rotating = raw_round_trip_us(2000, children=seats)
     inprocess = bench_inprocess(rules, games, seats, seed)
     with pinned(True) as cpus:
         bots = [_TimedBot(SandboxedBot(BotSpec("random", bot_path), Limits(), cpus=cpus))
                 for s in range(seats)]
+        players: list[BotClient] = list(bots)
         try:
             referee = Referee(rules)
-            referee.play(bots, seed - 1)  # warm-up: process start is not per-game cost
+            referee.play(players, seed - 1)  # warm-up: process start is not per-game cost
             for bot in bots:
                 bot.seconds, bot.asked, bot.starts = 0.0, 0, []
             decisions = 0
             started = time.perf_counter()
             for index in range(games):
-                decisions += referee.play(bots, seed + index).decisions
+                decisions += referee.play(players, seed + index).decisions
             elapsed = time.perf_counter() - started
         finally:
             for bot in bots:
