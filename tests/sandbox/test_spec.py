@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ArenaError, ConfigError
+from arena.digest import file_sha256, sha256_hex
 from arena.sandbox import BotSpec, Limits
+from arena.sandbox.snapshot import snapshot
+from arena.sandbox.workspace import Registry
 
 
 @pytest.fixture
@@ -54,3 +57,12 @@ def test_limits_validation() -> None:
         Limits(move_time=0)
     with pytest.raises(ArenaError):
         Limits(memory_mb=-1)
+
+
+def test_a_snapshot_and_the_registry_name_a_file_by_the_same_hash(tmp_path: Path) -> None:
+    bot = tmp_path / "x.py"
+    bot.write_text("class Bot: pass\n")
+    copy, version = snapshot(BotSpec("x", bot), tmp_path / "snapshots")
+    entry = Registry.new_entry("x", bot)
+    assert version == entry.sha256 == file_sha256(bot) == sha256_hex("class Bot: pass\n")
+    assert copy.path == tmp_path / "snapshots" / version / "x.py"
