@@ -18,7 +18,8 @@ store keeps, else :func:`~arena.tournament.schedule.fresh_seed`, as
 and ``store.add_game(record)`` each; then ``standings = rank_store(store)`` and render it.
 """
 
-from arena.tournament.config import BotEntry, Limits, TournamentConfig, load_config, parse_config
+from arena.sandbox.spec import Limits
+from arena.tournament.config import BotEntry, TournamentConfig, load_config, parse_config
 from arena.tournament.errors import (
     ConfigChangedError, DuplicateGameError, ExportError, RecordError, StoreError, StoreWriteError,
 )
