@@ -15,7 +15,7 @@ from arena.engine.cards import Card, parse_suit
 from arena.errors import ArenaError, InvalidCardError, PositionError
 from arena.engine.game import Game, Pending
 from arena.engine.rules import RuleSet, load_rules
-from arena.settings import load_yaml
+from arena.settings import Keys, load_yaml, show
 
 POSITION_KEYS = ("rules", "seed", "seats", "hands", "top", "discard", "stock", "to_move",
                  "direction", "active_suit", "pending", "recycles_left", "moves", "pending_skip", "top_as")
@@ -29,33 +29,7 @@ class Position:
     moves: list[str]
 
 
-class _Fields:
-    """Reads position keys from the raw mapping, naming the file and key in every error."""
-
-    def __init__(self, raw: dict[str, Any], source: str) -> None:
-        self.raw = raw
-        self.source = source
-
-    def fail(self, key: str, message: str) -> PositionError:
-        return PositionError(f"{self.source}: key '{key}': {message}")
-
-    def integer(self, key: str, default: Any) -> Any:
-        value = self.raw.get(key, default)
-        if value is not default and (isinstance(value, bool) or not isinstance(value, int)):
-            raise self.fail(key, f"expected an integer, got {value!r}")
-        return value
-
-    def card(self, key: str, value: Any) -> Card:
-        try:
-            return Card.parse(str(value))
-        except InvalidCardError:
-            raise self.fail(key, f"unknown card {value!r}") from None
-
-    def cards(self, key: str, default: Any = ()) -> list[Card]:
-        value = self.raw.get(key, default)
-        if not isinstance(value, (list, tuple)):
-            raise self.fail(key, f"expected a list of cards, got {value!r}")
-        return [self.card(key, v) for v in value]
+_Keys = Keys[PositionError]
 
 
 def load_position(path: str | Path) -> Position:
@@ -72,136 +46,122 @@ def load_position(path: str | Path) -> Position:
 def position_from_mapping(raw: Any, source: str, base_dir: Path = Path(".")) -> Position:
     """Build a :class:`Position` from an already parsed mapping."""
     if not isinstance(raw, dict):
-        raise PositionError(f"{source}: a position must be a mapping of keys")
-    fields = _Fields(raw, source)
-    unknown = sorted(str(k) for k in raw if k not in POSITION_KEYS)
-    if unknown:
-        raise fields.fail(unknown[0], "unknown key")
-    rules = _rules(fields, base_dir)
-    seed = fields.integer("seed", 0)
-    game = _dealt(fields, rules, seed) if "hands" not in raw else _rigged(fields, rules, seed)
-    moves = raw.get("moves", [])
-    if not isinstance(moves, list):
-        raise fields.fail("moves", f"expected a list of actions, got {moves!r}")
+        raise PositionError(f"{source}: a position must be a mapping of keys, got {show(raw)}")
+    keys = Keys(raw, source, PositionError, allowed=POSITION_KEYS)
+    rules = _rules(keys, base_dir)
+    seed: int = keys.take("seed", int, 0)
+    game = _rigged(keys, rules, seed) if keys.has("hands") else _dealt(keys, rules, seed)
+    moves = keys.take("moves", list, [], expect="a list of actions")
     return Position(game, [str(m) for m in moves])
 
 
-def _rules(fields: _Fields, base_dir: Path) -> RuleSet:
-    name = fields.raw.get("rules")
-    if not isinstance(name, str):
-        raise fields.fail("rules", "required: a preset name or a rule-set file")
+def _rules(keys: _Keys, base_dir: Path) -> RuleSet:
+    name: str = keys.take("rules", str, expect="a preset name or a rule-set file")
     candidate = base_dir / name
     try:
         return load_rules(str(candidate) if name.endswith((".yaml", ".yml")) and candidate.exists() else name)
     except ArenaError as error:
-        raise fields.fail("rules", str(error)) from None
+        raise keys.fail("rules", str(error)) from None
 
 
-def _dealt(fields: _Fields, rules: RuleSet, seed: int) -> Game:
+def _card(keys: _Keys, key: str, value: Any) -> Card:
+    try:
+        return Card.parse(str(value))
+    except InvalidCardError:
+        raise keys.fail(key, f"unknown card {value!r}") from None
+
+
+def _cards(keys: _Keys, key: str) -> list[Card]:
+    return [_card(keys, key, v) for v in keys.take(key, list, [], expect="a list of cards")]
+
+
+def _dealt(keys: _Keys, rules: RuleSet, seed: int) -> Game:
     for key in ("top", "top_as", "discard", "stock"):
-        if key in fields.raw:
-            raise fields.fail(key, "only allowed with 'hands' (a dealt game sets its own cards)")
-    seats = fields.integer("seats", rules.seats_default)
-    _check_seats(fields, rules, seats, "seats")
+        if keys.has(key):
+            raise keys.fail(key, "only allowed with 'hands' (a dealt game sets its own cards)")
+    seats: int = keys.take("seats", int, rules.seats_default)
+    _check_seats(keys, rules, seats, "seats")
     game = Game.new(rules, seats, seed)
-    _apply_table_keys(fields, game)
+    _apply_table_keys(keys, game)
     return game
 
 
-def _rigged(fields: _Fields, rules: RuleSet, seed: int) -> Game:
-    hands_raw = fields.raw["hands"]
-    if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
-        raise fields.fail("hands", "expected a list of hands, each a list of cards")
-    hands = [[fields.card(f"hands[{i}]", c) for c in hand] for i, hand in enumerate(hands_raw)]
-    seats = fields.integer("seats", len(hands))
+def _rigged(keys: _Keys, rules: RuleSet, seed: int) -> Game:
+    hands_raw = keys.take("hands", list, check=lambda v: all(isinstance(h, list) for h in v),
+                          expect="a list of hands, each a list of cards")
+    hands = [[_card(keys, f"hands[{i}]", c) for c in hand] for i, hand in enumerate(hands_raw)]
+    seats: int = keys.take("seats", int, len(hands))
     if seats != len(hands):
-        raise fields.fail("seats", f"{seats} seats but {len(hands)} hands")
-    _check_seats(fields, rules, seats, "hands")
-    if "top" not in fields.raw:
-        raise fields.fail("top", "required when 'hands' is given")
-    top = fields.card("top", fields.raw["top"])
-    top_as = fields.card("top_as", fields.raw["top_as"]) if "top_as" in fields.raw else None
+        raise keys.fail("seats", f"{seats} seats but {len(hands)} hands")
+    _check_seats(keys, rules, seats, "hands")
+    if not keys.has("top"):
+        raise keys.fail("top", "required when 'hands' is given")
+    top = _card(keys, "top", keys.take("top", object))
+    top_as = _card(keys, "top_as", keys.take("top_as", object)) if keys.has("top_as") else None
     if (top >= 52) != (top_as is not None) or (top_as is not None and top_as >= 52):
-        raise fields.fail("top_as", "a joker on top (L8) needs the standard card it stands for, "
-                                    "and only a joker on top takes one")
-    discard, stock = fields.cards("discard"), fields.cards("stock")
-    _check_unique(fields, hands, top, discard, stock, rules)
+        raise keys.fail("top_as", "a joker on top (L8) needs the standard card it stands for, "
+                                  "and only a joker on top takes one")
+    discard, stock = _cards(keys, "discard"), _cards(keys, "stock")
+    _check_unique(keys, hands, top, discard, stock, rules)
     game = Game.setup(rules, hands, top, seed=seed, discard=discard, stock=stock, top_as=top_as)
-    _apply_table_keys(fields, game)
+    _apply_table_keys(keys, game)
     return game
 
 
-def _check_seats(fields: _Fields, rules: RuleSet, seats: int, key: str) -> None:
+def _check_seats(keys: _Keys, rules: RuleSet, seats: int, key: str) -> None:
     if not rules.seats_min <= seats <= rules.seats_max:
-        raise fields.fail(key, f"rules '{rules.name}' play with {rules.seats_min}..{rules.seats_max} "
-                               f"seats, got {seats}")
+        raise keys.fail(key, f"rules '{rules.name}' play with {rules.seats_min}..{rules.seats_max} "
+                             f"seats, got {seats}")
 
 
-def _check_unique(fields: _Fields, hands: list[list[Card]], top: Card, discard: list[Card],
+def _check_unique(keys: _Keys, hands: list[list[Card]], top: Card, discard: list[Card],
                   stock: list[Card], rules: RuleSet) -> None:
     seen: dict[int, str] = {}
     placed = [(f"hands[{i}]", c) for i, h in enumerate(hands) for c in h]
     placed += [("top", top)] + [("discard", c) for c in discard] + [("stock", c) for c in stock]
     for key, card in placed:
         if card in seen:
-            raise fields.fail(key, f"card {card} is already listed under '{seen[card]}'")
+            raise keys.fail(key, f"card {card} is already listed under '{seen[card]}'")
         if card >= rules.deck_size():
-            raise fields.fail(key, f"card {card} is not in the deck of rules '{rules.name}'")
+            raise keys.fail(key, f"card {card} is not in the deck of rules '{rules.name}'")
         seen[card] = key
 
 
-def _apply_table_keys(fields: _Fields, game: Game) -> None:
+def _apply_table_keys(keys: _Keys, game: Game) -> None:
     """to_move, direction, active_suit, pending, recycles_left: the same for dealt and rigged games."""
-    raw = fields.raw
-    to_move = fields.integer("to_move", 0)
-    if not 0 <= to_move < game.seats:
-        raise fields.fail("to_move", f"expected a seat 0..{game.seats - 1}, got {to_move}")
-    game.to_move = to_move
-    direction = fields.integer("direction", 1)
-    if direction not in (1, -1):
-        raise fields.fail("direction", f"expected 1 or -1, got {direction}")
-    game.direction = direction
-    if "active_suit" in raw:
+    game.to_move = keys.take("to_move", int, 0, lambda v: 0 <= v < game.seats,
+                             f"a seat 0..{game.seats - 1}")
+    game.direction = keys.take("direction", int, 1, lambda v: v in (1, -1), "1 or -1")
+    if keys.has("active_suit"):
+        suit = keys.take("active_suit", object)
         try:
-            game.active_suit = parse_suit(str(raw["active_suit"]))
+            game.active_suit = parse_suit(str(suit))
         except InvalidCardError:
-            raise fields.fail("active_suit", f"unknown suit {raw['active_suit']!r}") from None
-    if "pending" in raw and raw["pending"] is not None:
-        _apply_pending(fields, game, raw["pending"])
-    if "recycles_left" in raw:
-        game.recycles_left = _recycles(fields, raw["recycles_left"])
-    if "pending_skip" in raw:
-        _apply_pending_skip(fields, game, raw["pending_skip"])
+            raise keys.fail("active_suit", f"unknown suit {suit!r}") from None
+    if keys.take("pending", dict, None, expect="a mapping {kind: ..., amount: N}") is not None:
+        _apply_pending(keys.sub("pending", allowed=("kind", "amount", "holds")), game)
+    if keys.has("recycles_left"):
+        game.recycles_left = keys.take("recycles_left", int, None, lambda v: v >= 0,
+                                       "an integer >= 0 or null")
+    if keys.has("pending_skip"):
+        _apply_pending_skip(keys, game)
 
 
-def _apply_pending_skip(fields: _Fields, game: Game, value: Any) -> None:
+def _apply_pending_skip(keys: _Keys, game: Game) -> None:
     """B3, I2: a skip waiting for the seat to move (only where the rule set keeps skips pending)."""
-    if not isinstance(value, bool):
-        raise fields.fail("pending_skip", f"expected true or false, got {value!r}")
+    value: bool = keys.take("pending_skip", bool)
     if value and game.rules.skips != "pending":
-        raise fields.fail("pending_skip", f"rules '{game.rules.name}' do not keep skips pending")
+        raise keys.fail("pending_skip", f"rules '{game.rules.name}' do not keep skips pending")
     game.pending_skip = value
 
 
-def _apply_pending(fields: _Fields, game: Game, value: Any) -> None:
+def _apply_pending(pending: _Keys, game: Game) -> None:
     """``{kind, amount}``, plus ``holds`` (the kinds in a mixed stack, L3) where it matters."""
-    kinds = sorted({p.stack for p in game.rules.power_of if p.stack})
-    if not isinstance(value, dict) or not {"kind", "amount"} <= set(value) <= {"kind", "amount", "holds"}:
-        raise fields.fail("pending", f"expected {{kind: ..., amount: N}} (and holds: [...]), got {value!r}")
-    if value["kind"] not in kinds:
-        raise fields.fail("pending", f"kind must be one of {kinds}, got {value['kind']!r}")
-    amount = value["amount"]
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-        raise fields.fail("pending", f"amount must be an integer >= 0, got {amount!r}")
-    holds = value.get("holds", [value["kind"]])
-    if not isinstance(holds, list) or not holds or any(k not in kinds for k in holds):
-        raise fields.fail("pending", f"holds must be a list of kinds from {kinds}, got {holds!r}")
-    game.set_pending(Pending(value["kind"], amount, tuple(holds)))
-
-
-def _recycles(fields: _Fields, value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise fields.fail("recycles_left", f"expected an integer >= 0 or null, got {value!r}")
-    return value
+    kinds = tuple(sorted({p.stack for p in game.rules.power_of if p.stack}))
+    if not kinds:
+        raise pending.fail("kind", f"no card of rules '{game.rules.name}' starts a penalty")
+    kind = pending.choice("kind", kinds)
+    amount: int = pending.take("amount", int, check=lambda v: v >= 0, expect="an integer >= 0")
+    holds = pending.take("holds", list, [kind], lambda v: bool(v) and all(k in kinds for k in v),
+                         "a list of kinds from " + ", ".join(kinds))
+    game.set_pending(Pending(kind, amount, tuple(holds)))

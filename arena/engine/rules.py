@@ -17,13 +17,16 @@ import copy
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from arena.engine.cards import RANK_OF
 from arena.errors import RulesError
 from arena.engine.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
+from arena.settings import Keys, load_yaml, show
 
 __all__ = ["PLAIN", "Power", "RuleSet", "build_rules", "load_rules", "merge_settings", "preset_names"]
+
+_Keys = Keys[RulesError]
 
 DEFAULT_PRESET = "switch"
 DEFAULT_POINTS = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}  # F7's table sets A to 20
@@ -103,8 +106,8 @@ class RuleSet:
     # playable_on[suit * 13 + rank]: the cards that may start a play on that active suit and top
     # rank with no penalty pending (wild, same suit or same rank: S3, C2), for simple rule sets.
     playable_on: tuple[frozenset[int], ...] = field(repr=False, compare=False, default=())
-    play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
-    set_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
+    play_cache: dict[Any, Any] = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
+    set_cache: dict[Any, Any] = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
 
     def hand_size_for(self, seats: int) -> int:
         """Cards dealt to each seat at this table size."""
@@ -164,12 +167,9 @@ def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
 
 
 def _parse_yaml(text: str, source: str) -> dict[str, Any]:
-    # Imported here so that bots in the sandbox can use this module without PyYAML.
-    from arena.settings import load_yaml
-
     raw = load_yaml(text, source, RulesError)
     if not isinstance(raw, dict):
-        raise RulesError(f"{source}: a rule set must be a mapping of settings")
+        raise RulesError(f"{source}: a rule set must be a mapping of settings, got {show(raw)}")
     return raw
 
 
@@ -186,53 +186,10 @@ def merge_settings(base: dict[str, Any], override: dict[str, Any]) -> dict[str, 
     return merged
 
 
-class _Reader:
-    """Pops typed settings out of a mapping, naming the dotted key in every error."""
-
-    def __init__(self, data: dict[str, Any], source: str, prefix: str = "") -> None:
-        if not isinstance(data, dict):
-            raise RulesError(f"{source}: key '{prefix.rstrip('.')}': expected a mapping")
-        self.data = dict(data)
-        self.source = source
-        self.prefix = prefix
-
-    def fail(self, key: str, message: str) -> RulesError:
-        return RulesError(f"{self.source}: key '{self.prefix}{key}': {message}")
-
-    def take(self, key: str, kind: type, default: Any = ..., check: Callable[[Any], bool] | None = None,
-             expect: str = "") -> Any:
-        if key not in self.data:
-            if default is ...:
-                raise self.fail(key, "missing")
-            return default
-        value = self.data.pop(key)
-        if value is None and default is None:
-            return None
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise self.fail(key, f"expected {expect or 'an integer'}, got {value!r}")
-        if kind is not int and not isinstance(value, kind):
-            names = " or ".join(k.__name__ for k in kind) if isinstance(kind, tuple) else kind.__name__
-            raise self.fail(key, f"expected {expect or names}, got {value!r}")
-        if check is not None and not check(value):
-            raise self.fail(key, f"expected {expect}, got {value!r}")
-        return value
-
-    def choice(self, key: str, options: tuple[str, ...], default: Any = ...) -> str:
-        return self.take(key, str, default, lambda v: v in options, "one of " + ", ".join(options))
-
-    def sub(self, key: str) -> _Reader:
-        return _Reader(self.data.pop(key, {}) or {}, self.source, f"{self.prefix}{key}.")
-
-    def done(self) -> None:
-        if self.data:
-            key = sorted(map(str, self.data))[0]
-            raise self.fail(key, "unknown key")
-
-
 def build_rules(raw: dict[str, Any], source: str) -> RuleSet:
     """Validate a raw settings mapping into a :class:`RuleSet`."""
     settings = copy.deepcopy(raw)
-    top = _Reader(raw, source)
+    top = Keys(raw, source, RulesError)
     values: dict[str, Any] = {"name": top.take("name", str, Path(source).stem),
                               "summary": top.take("summary", str, "")}
     values.update(_seats(top.sub("seats")))
@@ -255,7 +212,7 @@ def build_rules(raw: dict[str, Any], source: str) -> RuleSet:
     return rules
 
 
-def _seats(seats: _Reader) -> dict[str, Any]:
+def _seats(seats: _Keys) -> dict[str, Any]:
     low = seats.take("min", int, 2, lambda v: v >= 2, "an integer >= 2")
     high = seats.take("max", int, 6, lambda v: v >= low, f"an integer >= {low}")
     default = seats.take("default", int, min(4, high), lambda v: low <= v <= high, f"{low}..{high}")
@@ -263,7 +220,7 @@ def _seats(seats: _Reader) -> dict[str, Any]:
     return {"seats_min": low, "seats_max": high, "seats_default": default}
 
 
-def _deal(deal: _Reader, power_of: tuple[Power, ...]) -> dict[str, Any]:
+def _deal(deal: _Keys, power_of: tuple[Power, ...]) -> dict[str, Any]:
     hand_size, by_seats = _hand_size(deal)
     jokers = deal.take("jokers", int, 0, lambda v: 0 <= v <= 2, "0, 1 or 2")
     starter = deal.choice("starter", ("any", "redeal", "push-back"), "any")
@@ -282,7 +239,7 @@ def _deal(deal: _Reader, power_of: tuple[Power, ...]) -> dict[str, Any]:
             "starter_calls": calls}
 
 
-def _play(play: _Reader) -> dict[str, Any]:
+def _play(play: _Keys) -> dict[str, Any]:
     max_cards = play.take("max_cards", int, None, lambda v: v >= 1, "an integer >= 1 or null")
     sets = play.take("sets", (bool, list), True)
     if isinstance(sets, list):
@@ -307,7 +264,7 @@ def _play(play: _Reader) -> dict[str, Any]:
     return values
 
 
-def _drawing(drawing: _Reader) -> dict[str, Any]:
+def _drawing(drawing: _Keys) -> dict[str, Any]:
     values = {
         "draw_when": drawing.choice("when", ("stuck", "any"), "stuck"),
         "draws_per_turn": drawing.take("per_turn", int, 1, lambda v: v >= 1, "an integer >= 1"),
@@ -319,10 +276,11 @@ def _drawing(drawing: _Reader) -> dict[str, Any]:
     return values
 
 
-def _last_card(reader: _Reader) -> dict[str, Any]:
-    if reader.data.get("rule") is False:  # YAML reads a bare `off` as false
-        reader.data["rule"] = "off"
-    rule = reader.choice("rule", ("off", "must", "may"), "off")
+def _last_card(reader: _Keys) -> dict[str, Any]:
+    options = ("off", "must", "may")
+    rule = reader.take("rule", (str, bool), "off", lambda v: v is False or v in options,
+                       "one of " + ", ".join(options))
+    rule = "off" if rule is False else rule  # YAML reads a bare `off` as false
     penalty = reader.take("penalty", int, 2 if rule == "must" else 0, lambda v: v >= 0, "an integer >= 0")
     reader.done()
     if rule == "must" and penalty == 0:
@@ -330,14 +288,14 @@ def _last_card(reader: _Reader) -> dict[str, Any]:
     return {"last_card": rule, "last_card_penalty": penalty if rule == "must" else 0}
 
 
-def _illegal_play(reader: _Reader) -> dict[str, Any]:
+def _illegal_play(reader: _Keys) -> dict[str, Any]:
     kind = reader.choice("kind", ("reject", "blunder"), "reject")
     draw = reader.take("draw", int, 2 if kind == "blunder" else 0, lambda v: v >= 1, "an integer >= 1")
     reader.done()
     return {"illegal_play": kind, "blunder_draw": draw if kind == "blunder" else 0}
 
 
-def _finish(finish: _Reader) -> dict[str, Any]:
+def _finish(finish: _Keys) -> dict[str, Any]:
     ace_draws = finish.take("ace_draws", bool, False)
     never = frozenset(c for s in finish.take("never_on", list, []) for c in _selector(finish, "never_on", s))
     two = frozenset(c for s in finish.take("never_on_two_seats", list, [])
@@ -346,13 +304,13 @@ def _finish(finish: _Reader) -> dict[str, Any]:
     return {"ace_draws": ace_draws, "no_finish": never, "no_finish_two_seats": two | never}
 
 
-def _points(reader: _Reader, blocked: str) -> tuple[int, ...]:
+def _points(reader: _Keys, blocked: str) -> tuple[int, ...]:
     """Points per card for a point-scored blocked game (F7): others count their number."""
     table = [RANK_OF[c] + 1 if c < 52 else 0 for c in range(54)]
     for rank, value in DEFAULT_POINTS.items():
         for code in _selector(reader, rank, rank):
             table[code] = value
-    for key in list(reader.data):
+    for key in reader.data:
         value = reader.take(key, int, check=lambda v: v >= 0, expect="an integer >= 0")
         for code in _selector(reader, str(key), key):
             table[code] = value
@@ -360,20 +318,21 @@ def _points(reader: _Reader, blocked: str) -> tuple[int, ...]:
     return tuple(table) if blocked == "lowest-points" else ()
 
 
-def _match(reader: _Reader) -> int | None:
-    wins = reader.take("wins", int, None, lambda v: v >= 1, "an integer >= 1 (hands to win) or null")
+def _match(reader: _Keys) -> int | None:
+    wins: int | None = reader.take("wins", int, None, lambda v: v >= 1,
+                                   "an integer >= 1 (hands to win) or null")
     reader.done()
     return wins
 
 
-def _hand_size(deal: _Reader) -> tuple[int, dict[int, int]]:
-    value = deal.data.get("hand_size", 7)
-    if isinstance(value, dict):
-        deal.data.pop("hand_size")
-        sizes = _Reader(value, deal.source, deal.prefix + "hand_size.")
+def _hand_size(deal: _Keys) -> tuple[int, dict[int, int]]:
+    if isinstance(deal.data.get("hand_size"), dict):
+        sizes = deal.sub("hand_size")
         default = sizes.take("default", int, 7, lambda v: v >= 1, "an integer >= 1")
         by_seats = {}
-        for key in list(sizes.data):
+        for key in sizes.data:
+            if key == "default":
+                continue
             if not str(key).isdigit():
                 raise sizes.fail(str(key), "expected a seat count or 'default'")
             by_seats[int(key)] = sizes.take(key, int, check=lambda v: v >= 1, expect="an integer >= 1")
@@ -381,18 +340,18 @@ def _hand_size(deal: _Reader) -> tuple[int, dict[int, int]]:
     return deal.take("hand_size", int, 7, lambda v: v >= 1, "an integer >= 1"), {}
 
 
-def _selector(reader: _Reader, key: str, text: object) -> list[int]:
+def _selector(reader: _Keys, key: str, text: object) -> list[int]:
     """The card codes a selector names (see :func:`arena.engine.powers.selector_codes`)."""
     return selector_codes(text, lambda message: reader.fail(key, message))
 
 
-def _powers(reader: _Reader) -> list[tuple[str, Power, list[int]]]:
+def _powers(reader: _Keys) -> list[tuple[str, Power, list[int]]]:
     entries = []
-    for selector in list(reader.data):
-        body = _Reader(reader.data.pop(selector) or {}, reader.source, f"{reader.prefix}{selector}.")
+    for selector in reader.data:
+        body = reader.sub(selector)
         values: dict[str, Any] = {}
         for key, kind in POWER_KEYS.items():
-            value = body.take(key, kind, None)
+            value = body.take(key, cast("type | tuple[type, ...]", kind), None)
             if value is not None:
                 values[key] = tuple(value) if kind is list else value
         body.done()
@@ -449,9 +408,10 @@ def _check_playable(rules: RuleSet, source: str) -> None:
         for kind in power.answers:
             if kind not in kinds:
                 raise refuse(f"powers.{selector}.answers", f"no card starts a '{kind}' penalty")
-        for kind, key in [*((k, "cancels") for k, _ in power.cancel_amounts), (power.cancel_needs, "cancel_needs")]:
-            if kind and kind not in kinds:
-                raise refuse(f"powers.{selector}.{key}", f"no card starts a '{kind}' penalty")
+        for needed, key in [*((k, "cancels") for k, _ in power.cancel_amounts),
+                            (power.cancel_needs, "cancel_needs")]:
+            if needed and needed not in kinds:
+                raise refuse(f"powers.{selector}.{key}", f"no card starts a '{needed}' penalty")
     if rules.starter != "any" and len(rules.starter_refuses) >= rules.deck_size() - 1:
         raise refuse("deal.starter_refuses", "every card is refused as a starter")
     _check_combinations(rules, refuse)

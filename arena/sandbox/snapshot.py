@@ -9,12 +9,12 @@ hash of the code that played.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import replace
 from pathlib import Path
 
+from arena.digest import sha256_hex
 from arena.errors import ArenaError
 from arena.sandbox.runtime import is_system_program
 from arena.sandbox.spec import BotSpec
@@ -38,7 +38,7 @@ def snapshot(spec: BotSpec, folder: Path) -> tuple[BotSpec, str]:
             digests.append(digest)
         else:
             argv.append(arg)
-    version = hashlib.sha256(json.dumps([list(spec.command), digests]).encode()).hexdigest()
+    version = sha256_hex(json.dumps([list(spec.command), digests]))
     return replace(spec, command=tuple(argv)), version
 
 
@@ -54,7 +54,7 @@ def _copy(source: Path, folder: Path) -> tuple[Path, str]:
         data = source.read_bytes()
     except OSError as exc:
         raise SnapshotError(f"{source}: cannot read the bot file: {exc.strerror or exc}") from None
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256_hex(data)  # of the bytes read, which are the bytes written
     target = folder / digest / source.name
     try:
         if not target.is_file() or target.read_bytes() != data:

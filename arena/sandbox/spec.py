@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import shlex
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -97,6 +98,12 @@ def _is_relative_file(arg: str, base_dir: Path) -> bool:
     return not arg.startswith(("-", "/")) and (base_dir / arg).is_file()
 
 
+def _limit(default: float, low: float, *, above: bool = False) -> Any:
+    """A field of :class:`Limits`: its default, whose type is the field's (an ``int`` default
+    takes whole numbers only), and its bound: ``>= low``, or ``> low`` when ``above``."""
+    return field(default=default, metadata={"low": low, "above": above})
+
+
 @dataclass(frozen=True)
 class Limits:
     """Resource limits of one bot. Times are seconds, CPU time unless said otherwise.
@@ -109,26 +116,47 @@ class Limits:
     ``files``: the size and the number of files and folders of its writable folder (a fresh
     tmpfs every game). ``hook_time``: CPU seconds for loading the bot and its
     ``on_game_start``, and again for its ``on_game_end``.
+
+    Each field's bound (:func:`limit_accepts`, :func:`limit_expectation`) is checked here and,
+    naming the key, when a tournament file sets it.
     """
 
-    move_time: float = 1.0
-    wall_factor: float = 3.0
-    bank: float = 2.0
-    memory_mb: int = 1024
-    init_time: float = 10.0
-    log_bytes: int = 64 * 1024
-    disk_mb: int = 16
-    files: int = 512
-    hook_time: float = 2.0
+    move_time: float = _limit(1.0, 0, above=True)
+    wall_factor: float = _limit(3.0, 1)
+    bank: float = _limit(2.0, 0)
+    memory_mb: int = _limit(1024, 32)
+    init_time: float = _limit(10.0, 0, above=True)
+    log_bytes: int = _limit(64 * 1024, 0)
+    disk_mb: int = _limit(16, 1)
+    files: int = _limit(512, 8)
+    hook_time: float = _limit(2.0, 0, above=True)
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if not isinstance(value, (int, float)) or value < 0:
-                raise ConfigError(f"limits: {field.name} must be a number >= 0, not {value!r}")
-        if self.move_time <= 0 or self.wall_factor < 1 or self.memory_mb < 32:
-            raise ConfigError(
-                f"limits: need move_time > 0, wall_factor >= 1, memory_mb >= 32; got {self!r}"
-            )
-        if self.disk_mb < 1 or self.files < 8:
-            raise ConfigError(f"limits: need disk_mb >= 1 and files >= 8; got {self!r}")
+        for name in LIMIT_NAMES:
+            value = getattr(self, name)
+            if not limit_accepts(name, value):
+                raise ConfigError(f"limits: {name} must be {limit_expectation(name)}, not {value!r}")
+
+
+_LIMIT_FIELDS = {f.name: f for f in fields(Limits)}
+LIMIT_NAMES = tuple(_LIMIT_FIELDS)  # in the order of the fields
+
+
+def limit_kind(name: str) -> type:
+    """``int`` for a limit counted in whole units (``memory_mb``, ``files``...), else ``float``."""
+    return int if isinstance(_LIMIT_FIELDS[name].default, int) else float
+
+
+def limit_expectation(name: str) -> str:
+    """What limit ``name`` takes, as an error message says it: ``"an integer >= 32"``."""
+    meta = _LIMIT_FIELDS[name].metadata
+    kind = "an integer" if limit_kind(name) is int else "a number"
+    return f"{kind} {'>' if meta['above'] else '>='} {meta['low']:g}"
+
+
+def limit_accepts(name: str, value: Any) -> bool:
+    """True when ``value`` is of limit ``name``'s kind (a finite number) and within its bound."""
+    if isinstance(value, bool) or not isinstance(value, int if limit_kind(name) is int else (int, float)):
+        return False
+    meta = _LIMIT_FIELDS[name].metadata
+    return math.isfinite(value) and (value > meta["low"] if meta["above"] else value >= meta["low"])

@@ -14,7 +14,6 @@ these to a :class:`~arena.sandbox.BotSpec`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -23,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import arena
+from arena.digest import file_sha256
 from arena.errors import ConfigError
 from arena.sandbox.spec import BotSpec
 
@@ -42,11 +42,6 @@ def check_name(name: str) -> str:
     if not NAME_PATTERN.match(name):
         raise ConfigError(f"bot name {name!r}: use a letter then letters, digits, '_' or '-' (40 at most)")
     return name
-
-
-def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes, in hex."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ store keeps, else :func:`~arena.tournament.schedule.fresh_seed`, as
 and ``store.add_game(record)`` each; then ``standings = rank_store(store)`` and render it.
 """
 
-from arena.tournament.config import BotEntry, Limits, TournamentConfig, load_config, parse_config
+from arena.sandbox.spec import Limits
+from arena.tournament.config import BotEntry, TournamentConfig, load_config, parse_config
 from arena.tournament.errors import (
     ConfigChangedError, DuplicateGameError, ExportError, RecordError, StoreError, StoreWriteError,
 )
@@ -28,12 +29,12 @@ from arena.tournament.ratings import (
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.schedule import Schedule, ScheduledGame, deal_seed
 from arena.tournament.stats import BotStats, HeadToHead, Tally
-from arena.tournament.store import Store, TournamentInfo, digest_text, results_path
+from arena.tournament.store import Store, TournamentInfo, results_path
 
 __all__ = [
     "BotEntry", "BotStats", "ConfigChangedError", "DuplicateGameError", "ExportError", "Fault",
     "GameRecord", "HeadToHead", "Limits", "RatingSettings", "Ratings", "Rankings", "RecordError",
     "Schedule", "ScheduledGame", "Standing", "Store", "StoreError", "StoreWriteError", "Tally",
-    "TournamentConfig", "TournamentInfo", "deal_seed", "digest_text", "load_config",
+    "TournamentConfig", "TournamentInfo", "deal_seed", "load_config",
     "parse_config", "rank_games", "rank_store", "results_path", "standings",
 ]

@@ -11,11 +11,15 @@ Example file::
     seatings: rotations      # or permutations
     seed: 2026               # leave it out to have a secret one drawn (and stored) at the first run
     workers: auto            # process count; auto = CPU count
-    limits: {move_time: 1.0, memory_mb: 1024}   # also wall_factor, bank, init_time
+    limits: {move_time: 1.0, memory_mb: 1024}   # any field of arena.sandbox.Limits
 
 Only ``bots`` is required; the other keys default as in :class:`TournamentConfig` (``name``
-defaults to the file's stem). Every problem raises :class:`arena.errors.ConfigError` with one line
-naming the file and the key, e.g. ``demo.yaml: key 'seats': expected an integer 2..10, got 'x'``.
+defaults to the file's stem). ``limits`` may set every field of the sandbox's
+:class:`~arena.sandbox.spec.Limits` (``move_time``, ``wall_factor``, ``bank``, ``memory_mb``,
+``init_time``, ``log_bytes``, ``disk_mb``, ``files``, ``hook_time``), each checked against the
+bound the sandbox sets; the others keep the sandbox's defaults. Every problem raises
+:class:`arena.errors.ConfigError` with one line naming the file and the key, e.g.
+``demo.yaml: key 'seats': expected an integer 2..10, got 'x'``.
 
 ``seed`` stays ``None`` when the file has none: the runner then draws a secret one when the
 tournament is first run and keeps it in the results store
@@ -28,23 +32,26 @@ name, a file's stem (``bots/my_bot.py`` -> ``my_bot``), a class after a colon
 
 :attr:`TournamentConfig.config_hash` is a SHA-256 of a canonical JSON of the validated settings
 that can change results (everything but ``workers``; bot order does not matter), used by the store
-to refuse mixing results of a changed configuration under the same name.
+to refuse mixing results of a changed configuration under the same name. It is the same for a
+file as it was before tournament files could set every limit (see ``_limits_identity``), so a
+stored tournament still resumes.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from arena.settings import load_yaml
-
+from arena.digest import sha256_hex
 from arena.errors import ConfigError
+from arena.sandbox.spec import LIMIT_NAMES, Limits, limit_accepts, limit_expectation, limit_kind
+from arena.settings import REQUIRED, Keys, load_yaml, show
 
 FORMATS = ("round-robin", "gauntlet")
 SEATINGS = ("rotations", "permutations")
@@ -52,11 +59,15 @@ MIN_SEATS, MAX_SEATS = 2, 10
 MAX_ROUNDS = 1_000_000
 MAX_SEED = 2**63 - 1        # seeds are 63-bit, as SQLite stores them
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-_KEYS = frozenset(
-    {"name", "rules", "seats", "bots", "format", "candidates", "rounds", "seatings", "seed",
-     "workers", "limits"}
-)
-_LIMIT_KEYS = frozenset({"move_time", "memory_mb", "wall_factor", "bank", "init_time"})
+_KEYS = ("name", "rules", "seats", "bots", "format", "candidates", "rounds", "seatings", "seed",
+         "workers", "limits")
+# The identity of the limits as stores have always recorded it (tournament files could set only
+# these five): move_time and memory_mb always, the other three as null unless set. A limit
+# added since joins the identity only when set, so every older store still resumes.
+_ALWAYS_IDENTIFIED = ("move_time", "memory_mb")
+_NULL_WHEN_UNSET = ("wall_factor", "bank", "init_time")
+
+_Keys = Keys[ConfigError]
 
 
 @dataclass(frozen=True)
@@ -65,17 +76,6 @@ class BotEntry:
 
     name: str
     spec: str | Mapping[str, Any] = field(hash=False)
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits for each bot; ``None`` leaves the sandbox layer's default."""
-
-    move_time: float = 1.0
-    memory_mb: int = 1024
-    wall_factor: float | None = None
-    bank: float | None = None
-    init_time: float | None = None
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,8 @@ class TournamentConfig:
     seatings: str = "rotations"
     seed: int | None = None     # None: not in the file, to be drawn at random when first run
     workers: int | None = None
-    limits: Limits = Limits()
+    limits: Limits = Limits()   # the sandbox's limits of each bot, defaults where not written
+    limits_written: frozenset[str] = frozenset()  # the ``limits`` keys the file writes
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -116,14 +117,25 @@ class TournamentConfig:
             "rounds": self.rounds,
             "seatings": self.seatings,
             "seed": self.seed,
-            "limits": vars(self.limits),
+            "limits": self._limits_identity(),
         }
 
     @property
     def config_hash(self) -> str:
         """SHA-256 (hex) of the canonical JSON of :meth:`canonical`."""
-        text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return sha256_hex(json.dumps(self.canonical(), sort_keys=True, separators=(",", ":")))
+
+    def _limits_identity(self) -> dict[str, Any]:
+        """The limits in :meth:`canonical`: a limit counts as set when written or not the default."""
+        default = Limits()
+        identity: dict[str, Any] = {}
+        for name in LIMIT_NAMES:
+            value = getattr(self.limits, name)
+            if name in _ALWAYS_IDENTIFIED or name in self.limits_written or value != getattr(default, name):
+                identity[name] = value
+            elif name in _NULL_WHEN_UNSET:
+                identity[name] = None
+        return identity
 
 
 def load_config(path: str | Path) -> TournamentConfig:
@@ -151,25 +163,19 @@ def config_from_mapping(
     data: Any, source: str = "<config>", default_name: str | None = None
 ) -> TournamentConfig:
     """Validate already-parsed YAML data (a mapping) into a :class:`TournamentConfig`."""
-    check = _Checker(source)
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{source}: expected a mapping of keys at the top, got {_show(data)}")
-    check.no_unknown(data, _KEYS, "")
-    if "bots" not in data:
-        raise ConfigError(f"{source}: key 'bots': required, a list of bots")
-    fmt = check.choice(data, "format", FORMATS, "round-robin")
+    keys = Keys(data, source, ConfigError, allowed=_KEYS)
     config = TournamentConfig(
-        name=check.name(data, default_name),
-        rules=check.text(data, "rules", "switch"),
-        seats=check.integer(data, "seats", MIN_SEATS, MAX_SEATS, 4),
-        bots=check.entries(data, "bots"),
-        format=fmt,
-        candidates=check.entries(data, "candidates") if "candidates" in data else (),
-        rounds=check.integer(data, "rounds", 1, MAX_ROUNDS, 1),
-        seatings=check.choice(data, "seatings", SEATINGS, "rotations"),
-        seed=check.integer(data, "seed", 0, MAX_SEED, 0) if "seed" in data else None,
-        workers=check.workers(data),
-        limits=check.limits(data),
+        name=_name(keys, default_name),
+        rules=keys.take("rules", str, "switch", lambda v: bool(v.strip()), "a non-empty string").strip(),
+        seats=_integer(keys, "seats", MIN_SEATS, MAX_SEATS, 4),
+        bots=_entries(keys, "bots"),
+        format=keys.choice("format", FORMATS, "round-robin"),
+        candidates=_entries(keys, "candidates") if keys.has("candidates") else (),
+        rounds=_integer(keys, "rounds", 1, MAX_ROUNDS, 1),
+        seatings=keys.choice("seatings", SEATINGS, "rotations"),
+        seed=_integer(keys, "seed", 0, MAX_SEED, REQUIRED) if keys.has("seed") else None,
+        workers=_workers(keys),
+        **_limits(keys.sub("limits", allowed=LIMIT_NAMES)),
     )
     _check_pool(config, source)
     return config
@@ -180,8 +186,9 @@ def display_name(spec: Any) -> str:
     if isinstance(spec, str):
         return _name_from_text(spec)
     if isinstance(spec, Mapping):
-        if isinstance(spec.get("name"), str):
-            return spec["name"].strip()
+        name = spec.get("name")
+        if isinstance(name, str):
+            return name.strip()
         cmd = spec.get("cmd")
         if isinstance(cmd, list) and cmd and isinstance(cmd[0], str):
             return PurePosixPath(cmd[0]).stem
@@ -243,125 +250,53 @@ def _check_gauntlet(config: TournamentConfig, source: str) -> None:
         )
 
 
-class _Checker:
-    """Reads one key at a time, raising ConfigError that names the source and the key."""
+def _name(keys: _Keys, default: str | None) -> str:
+    name: str | None = keys.take("name", str, default, lambda v: bool(_NAME_RE.match(v)),
+                                 "a name of letters, digits, '_', '.', '-'")
+    if name is None:
+        raise keys.fail("name", "required, the tournament's name")
+    return name
 
-    def __init__(self, source: str) -> None:
-        self.source = source
 
-    def fail(self, key: str, message: str) -> ConfigError:
-        return ConfigError(f"{self.source}: key '{key}': {message}")
+def _integer(keys: _Keys, key: str, lo: int, hi: int, default: int | None) -> Any:
+    return keys.take(key, int, default, lambda v: lo <= v <= hi, f"an integer {lo}..{hi}")
 
-    def no_unknown(self, data: Mapping[Any, Any], known: frozenset[str], prefix: str) -> None:
-        for key in data:
-            if key not in known:
-                allowed = ", ".join(sorted(known))
-                raise self.fail(f"{prefix}{key}", f"unknown key (allowed: {allowed})")
 
-    def name(self, data: Mapping[str, Any], default: str | None) -> str:
-        value = data.get("name", default)
-        if value is None:
-            raise self.fail("name", "required, the tournament's name")
-        if not isinstance(value, str) or not _NAME_RE.match(value):
-            raise self.fail(
-                "name", f"expected a name of letters, digits, '_', '.', '-', got {_show(value)}"
-            )
-        return value
+def _workers(keys: _Keys) -> int | None:
+    value = keys.take("workers", (str, int), "auto", lambda v: v == "auto" or _is_int(v) and 1 <= v <= 1024,
+                      "'auto' or an integer 1..1024")
+    return None if value == "auto" else int(value)
 
-    def text(self, data: Mapping[str, Any], key: str, default: str) -> str:
-        value = data.get(key, default)
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, f"expected a non-empty string, got {_show(value)}")
-        return value.strip()
 
-    def choice(self, data: Mapping[str, Any], key: str, options: tuple[str, ...], default: str) -> str:
-        value = data.get(key, default)
-        if value not in options:
-            raise self.fail(key, f"expected one of {', '.join(options)}, got {_show(value)}")
-        return str(value)
+def _entries(keys: _Keys, key: str) -> tuple[BotEntry, ...]:
+    value = keys.take(key, list, check=bool, expect="a non-empty list of bots")
+    return tuple(_entry(keys, f"{key}[{i}]", spec) for i, spec in enumerate(value))
 
-    def integer(self, data: Mapping[str, Any], key: str, lo: int, hi: int, default: int) -> int:
-        value = data.get(key, default)
-        if not _is_int(value) or not lo <= value <= hi:
-            raise self.fail(key, f"expected an integer {lo}..{hi}, got {_show(value)}")
-        return int(value)
 
-    def workers(self, data: Mapping[str, Any]) -> int | None:
-        value = data.get("workers", "auto")
-        if value == "auto":
-            return None
-        if not _is_int(value) or not 1 <= value <= 1024:
-            raise self.fail("workers", f"expected 'auto' or an integer 1..1024, got {_show(value)}")
-        return int(value)
+def _entry(keys: _Keys, key: str, spec: Any) -> BotEntry:
+    if isinstance(spec, Mapping):
+        if not all(isinstance(k, str) for k in spec):
+            raise keys.fail(key, "a bot mapping's keys must be strings")
+        if "name" in spec and (not isinstance(spec["name"], str) or not spec["name"].strip()):
+            raise keys.fail(f"{key}.name", f"expected a non-empty string, got {show(spec['name'])}")
+        spec = dict(spec)
+    elif not isinstance(spec, str) or not spec.strip():
+        raise keys.fail(key, f"expected a bot name, file or mapping, got {show(spec)}")
+    name = display_name(spec)
+    if not name or not name.isprintable():
+        raise keys.fail(key, f"cannot derive a bot name from {show(spec)}; add 'name'")
+    return BotEntry(name=name, spec=spec.strip() if isinstance(spec, str) else spec)
 
-    def entries(self, data: Mapping[str, Any], key: str) -> tuple[BotEntry, ...]:
-        value = data[key]
-        if not isinstance(value, list) or not value:
-            raise self.fail(key, f"expected a non-empty list of bots, got {_show(value)}")
-        return tuple(self.entry(f"{key}[{i}]", spec) for i, spec in enumerate(value))
 
-    def entry(self, key: str, spec: Any) -> BotEntry:
-        if isinstance(spec, Mapping):
-            if not all(isinstance(k, str) for k in spec):
-                raise self.fail(key, "a bot mapping's keys must be strings")
-            if "name" in spec and (not isinstance(spec["name"], str) or not spec["name"].strip()):
-                raise self.fail(f"{key}.name", f"expected a non-empty string, got {_show(spec['name'])}")
-            spec = dict(spec)
-        elif not isinstance(spec, str) or not spec.strip():
-            raise self.fail(key, f"expected a bot name, file or mapping, got {_show(spec)}")
-        name = display_name(spec)
-        if not name or not name.isprintable():
-            raise self.fail(key, f"cannot derive a bot name from {_show(spec)}; add 'name'")
-        return BotEntry(name=name, spec=spec.strip() if isinstance(spec, str) else spec)
-
-    def limits(self, data: Mapping[str, Any]) -> Limits:
-        value = data.get("limits", {})
-        if not isinstance(value, Mapping):
-            raise self.fail("limits", f"expected a mapping, got {_show(value)}")
-        self.no_unknown(value, _LIMIT_KEYS, "limits.")
-        base = Limits()
-        return Limits(
-            move_time=self.positive(value, "move_time", base.move_time),
-            memory_mb=int(self.positive(value, "memory_mb", base.memory_mb, integer=True)),
-            wall_factor=self.optional_positive(value, "wall_factor"),
-            bank=self.optional_positive(value, "bank", allow_zero=True),
-            init_time=self.optional_positive(value, "init_time"),
-        )
-
-    def positive(
-        self, data: Mapping[str, Any], key: str, default: float, integer: bool = False
-    ) -> float:
-        value = data.get(key, default)
-        ok = _is_int(value) if integer else _is_number(value)
-        if not ok or value <= 0:
-            kind = "a positive integer" if integer else "a positive number"
-            raise self.fail(f"limits.{key}", f"expected {kind}, got {_show(value)}")
-        return value if integer else float(value)
-
-    def optional_positive(
-        self, data: Mapping[str, Any], key: str, allow_zero: bool = False
-    ) -> float | None:
-        if key not in data:
-            return None
-        value = data[key]
-        if not _is_number(value) or value < 0 or (value == 0 and not allow_zero):
-            kind = "a number >= 0" if allow_zero else "a positive number"
-            raise self.fail(f"limits.{key}", f"expected {kind}, got {_show(value)}")
-        return float(value)
+def _limits(keys: _Keys) -> dict[str, Any]:
+    """``limits``: the sandbox's :class:`Limits` with what the file writes; ``limits_written``."""
+    default = Limits()
+    values = {name: keys.take(name, limit_kind(name), getattr(default, name),
+                              partial(limit_accepts, name), limit_expectation(name))
+              for name in LIMIT_NAMES}
+    return {"limits": Limits(**values),
+            "limits_written": frozenset(name for name in LIMIT_NAMES if keys.has(name))}
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
-
-
-def _show(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-

@@ -52,7 +52,6 @@ import multiprocessing_logging
 import yaml
 
 from arena.errors import ArenaError
-from arena.sandbox import Limits as SandboxLimits
 from arena.sandbox import check_isolation
 from arena.tournament.config import TournamentConfig
 from arena.tournament.discipline import Discipline
@@ -316,7 +315,7 @@ class _Run:
         return [
             WorkerSetup(
                 index=i, parent_pid=os.getpid(), rules_settings=self.plan.rules.settings,
-                specs=self.plan.specs, bot_order=order, limits=_sandbox_limits(self.plan.config),
+                specs=self.plan.specs, bot_order=order, limits=self.plan.config.limits,
                 trusted=self.trusted, cpu=cpus[i % len(cpus)],
             )
             for i in range(self.workers)
@@ -432,12 +431,6 @@ class _Run:
             played=self.played, elapsed=time.monotonic() - self.started, workers=self.workers,
             disqualified=dict(self.store.disqualified()), interrupted=interrupted,
         )
-
-
-def _sandbox_limits(config: TournamentConfig) -> SandboxLimits:
-    """The sandbox limits of the file's ``limits`` (unset keys keep the sandbox defaults)."""
-    given = {k: v for k, v in vars(config.limits).items() if v is not None}
-    return SandboxLimits(**given)
 
 
 class _Pool:

@@ -23,7 +23,6 @@ Only one process (the parent) should write; readers (``arena rankings`` during a
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator, Mapping
@@ -84,11 +83,6 @@ class TournamentInfo:
 def results_path(name: str, results_dir: str | Path = "results") -> Path:
     """The store file of tournament ``name``: ``<results_dir>/<name>.sqlite``."""
     return Path(results_dir) / f"{name}.sqlite"
-
-
-def digest_text(text: str) -> str:
-    """SHA-256 (hex) of a text (a command line, a preset bot's name and code version, ...)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Store:

@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ArenaError, ConfigError
+from arena.digest import file_sha256, sha256_hex
 from arena.sandbox import BotSpec, Limits
+from arena.sandbox.snapshot import snapshot
+from arena.sandbox.workspace import Registry
 
 
 @pytest.fixture
@@ -54,3 +57,24 @@ def test_limits_validation() -> None:
         Limits(move_time=0)
     with pytest.raises(ArenaError):
         Limits(memory_mb=-1)
+
+
+@pytest.mark.parametrize("name, bad, good", [
+    ("move_time", 0, 0.01), ("wall_factor", 0.9, 1), ("bank", -0.1, 0), ("memory_mb", 31, 32),
+    ("init_time", 0, 0.5), ("log_bytes", -1, 0), ("disk_mb", 0, 1), ("files", 7, 8),
+    ("hook_time", 0, 0.1), ("memory_mb", 64.0, 64), ("files", True, 9), ("bank", float("nan"), 1),
+])
+def test_each_limit_refuses_what_is_past_its_bound_and_names_itself(name: str, bad: object,
+                                                                    good: object) -> None:
+    assert getattr(Limits(**{name: good}), name) == good
+    with pytest.raises(ConfigError, match=rf"^limits: {name} must be (a number|an integer) >=? "):
+        Limits(**{name: bad})
+
+
+def test_a_snapshot_and_the_registry_name_a_file_by_the_same_hash(tmp_path: Path) -> None:
+    bot = tmp_path / "x.py"
+    bot.write_text("class Bot: pass\n")
+    copy, version = snapshot(BotSpec("x", bot), tmp_path / "snapshots")
+    entry = Registry.new_entry("x", bot)
+    assert version == entry.sha256 == file_sha256(bot) == sha256_hex("class Bot: pass\n")
+    assert copy.path == tmp_path / "snapshots" / version / "x.py"

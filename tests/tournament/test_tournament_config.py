@@ -6,10 +6,12 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from arena.errors import ArenaError, ConfigError
+from arena.sandbox import Limits
 from arena.tournament.config import load_config, parse_config
 
 FULL = textwrap.dedent(
@@ -49,7 +51,7 @@ def test_defaults_for_a_minimal_file():
     config = parse("bots: [a, b, c, d]")
     assert config.name == "demo" and config.rules == "switch" and config.seats == 4
     assert config.format == "round-robin" and config.seatings == "rotations"
-    assert config.rounds == 1 and config.limits.wall_factor is None
+    assert config.rounds == 1 and config.limits == Limits()  # the sandbox's own defaults
     assert config.seed is None  # no fixed default: the runner draws a secret seed
 
 
@@ -93,6 +95,17 @@ def test_the_documented_seats_message():
         ("bots: [a, b, c, d]\nlimits: {memory_mb: 1.5}", "limits.memory_mb"),
         ("bots: [a, b, c, d]\nlimits: {bank: -1}", "limits.bank"),
         ("bots: [a, b, c, d]\nlimits: {wall_factor: .nan}", "limits.wall_factor"),
+        ("bots: [a, b, c, d]\nlimits: {wall_factor: 0.5}", "limits.wall_factor"),
+        ("bots: [a, b, c, d]\nlimits: {memory_mb: 16}", "limits.memory_mb"),
+        ("bots: [a, b, c, d]\nlimits: {init_time: 0}", "limits.init_time"),
+        ("bots: [a, b, c, d]\nlimits: {disk_mb: 0}", "limits.disk_mb"),
+        ("bots: [a, b, c, d]\nlimits: {files: 4}", "limits.files"),
+        ("bots: [a, b, c, d]\nlimits: {files: 100.5}", "limits.files"),
+        ("bots: [a, b, c, d]\nlimits: {hook_time: 0}", "limits.hook_time"),
+        ("bots: [a, b, c, d]\nlimits: {hook_time: yes}", "limits.hook_time"),
+        ("bots: [a, b, c, d]\nlimits: {log_bytes: -1}", "limits.log_bytes"),
+        ("bots: [a, b, c, d]\nlimits: {bank: .inf}", "limits.bank"),
+        ("bots: [a, b, c, d]\nseed:", "seed"),
         ("bots: [a, bots/a.py, c, d]", "bots"),
         ("bots: [a, b, c]", "seats"),
         ("bots: [a, b, c, d]\ncandidates: [e]", "candidates"),
@@ -107,6 +120,65 @@ def test_each_error_names_file_and_key(text, key):
     message = str(err.value)
     assert message.startswith(f"demo.yaml: key '{key}': "), message
     assert "\n" not in message
+
+
+def test_limits_set_every_field_of_the_sandbox_limits():
+    config = parse("bots: [a, b, c, d]\nlimits: {disk_mb: 4, files: 100, hook_time: 0.5, log_bytes: 4096,"
+                   " move_time: 2}")
+    assert config.limits == Limits(disk_mb=4, files=100, hook_time=0.5, log_bytes=4096, move_time=2.0)
+    assert isinstance(config.limits.move_time, float)  # written 2, kept as seconds
+
+
+def test_a_limit_error_says_what_the_sandbox_takes():
+    with pytest.raises(ConfigError) as err:
+        parse("bots: [a, b, c, d]\nlimits: {files: 4}")
+    assert str(err.value) == "demo.yaml: key 'limits.files': expected an integer >= 8, got 4"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("bots: [a, b, c, d]\nlimits: {hook_tme: 1}",
+     "demo.yaml: key 'limits.hook_tme': unknown key (did you mean 'hook_time'?)"),
+    ("bots: [a, b, c, d]\nrouns: 3", "demo.yaml: key 'rouns': unknown key (did you mean 'rounds'?)"),
+    ("bots: [a, b, c, d]\ncolour: red",
+     "demo.yaml: key 'colour': unknown key (known: bots, candidates, format, limits, name, rounds, "
+     "rules, seatings, seats, seed, workers)"),
+])
+def test_an_unknown_key_is_named_with_the_closest_known_one(text, message):
+    with pytest.raises(ConfigError) as err:
+        parse(text)
+    assert str(err.value) == message
+
+
+# The identities stores recorded before tournament files could set every sandbox limit: a
+# stored tournament resumes only if its file still gives the same one.
+STORED_IDENTITIES = {
+    "bots: [a, b, c, d]\n": "f50c26dd8dd9e9662a0901dd170b9ee839e4185de44e20b3c91200da96138fc7",
+    "bots: [random, greedy, heuristic]\nseats: 2\nseed: 2026\nrounds: 1000\n"
+    "limits: {move_time: 1.0, memory_mb: 512}\n":
+        "a8d2ccf89b233f849297b677d656495c6023dc5dab17bf7d85998487f39c86b3",
+    "bots: [a, b, c, d]\nlimits: {move_time: 0.5, memory_mb: 256, wall_factor: 3, bank: 0, init_time: 5}\n":
+        "2763447630625d5a78c5cbea7773014834d8a40fd38b89ca8172ad7f809bd1d6",
+    "bots: [a, b, c, d]\nlimits: {move_time: 1, memory_mb: 1024, wall_factor: 3.0, bank: 2, init_time: 10}\n":
+        "e03dd94801a64624587e6a568c6c3193223032129c34c3bc35a40584f6fa40e5",
+}
+
+
+@pytest.mark.parametrize("text", STORED_IDENTITIES)
+def test_files_without_the_new_limits_keep_their_stored_identity(text):
+    assert parse_config(text, source="t.yaml", default_name="t").config_hash == STORED_IDENTITIES[text]
+
+
+def test_the_shipped_demo_keeps_its_stored_identity():
+    demo = Path(__file__).resolve().parents[2] / "tournaments" / "demo.yaml"
+    assert load_config(demo).config_hash == (
+        "5a799c61bd3f8f47a579021fe77e2154ae9cb1499427f88b071fa602419cc913")
+
+
+@pytest.mark.parametrize("limit", ["disk_mb: 4", "files: 100", "hook_time: 0.5", "log_bytes: 4096",
+                                   "disk_mb: 16"])
+def test_a_new_limit_changes_the_identity_once_written(limit):
+    plain = parse("bots: [a, b, c, d]")
+    assert parse(f"bots: [a, b, c, d]\nlimits: {{{limit}}}").config_hash != plain.config_hash
 
 
 def test_missing_bots_is_named():

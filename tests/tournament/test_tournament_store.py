@@ -10,7 +10,8 @@ from tournament_helpers import make_config
 from arena.errors import ArenaError
 from arena.tournament.errors import ConfigChangedError, DuplicateGameError, StoreError, StoreWriteError
 from arena.tournament.records import Fault, GameRecord
-from arena.tournament.store import Store, digest_text, results_path
+from arena.digest import sha256_hex
+from arena.tournament.store import Store, results_path
 
 CONFIG_TEXT = "bots: [a, b, c, d]\nrounds: 3\nseed: 8\n"
 RULES = {"preset": "switch", "hand_size": 7}
@@ -100,7 +101,7 @@ def test_resume_sees_done_games_after_reopening(tmp_path):
         ("bots: [a, b, c, d]\nrounds: 3\nseed: 9\n", RULES, VERSIONS,
          r"seed changed \(the stored games were dealt from the seed the file had\)"),
         (CONFIG_TEXT, {**RULES, "hand_size": 5}, VERSIONS, "rule settings changed"),
-        (CONFIG_TEXT, RULES, {**VERSIONS, "b": digest_text("new b")}, "bot versions changed: b"),
+        (CONFIG_TEXT, RULES, {**VERSIONS, "b": sha256_hex("new b")}, "bot versions changed: b"),
     ],
 )
 def test_a_changed_setup_is_refused_and_results_kept(store, config_text, rules, versions, why):

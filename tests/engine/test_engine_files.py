@@ -1,0 +1,81 @@
+"""Rule-set and position files are read the way tournament files are: a key the file kind does
+not know is refused, named in full with the file, and a bad value names its key."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.engine.game import Pending
+from arena.engine.position import load_position
+from arena.engine.rules import load_rules
+from arena.errors import PositionError, RulesError
+
+
+def write(folder: Path, text: str, name: str = "custom.yaml") -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("base: switch\ncolour: red\n", "key 'colour': unknown key (known: blocked, deal, "),
+    ("base: switch\ndeal: {hand_sise: 5}\n", "key 'deal.hand_sise': unknown key (did you mean 'hand_size'?)"),
+    ("base: switch\npowers: {\"8\": {skp: true}}\n", "key 'powers.8.skp': unknown key (did you mean 'skip'?)"),
+    ("base: switch\nplay: {runs: maybe}\n", "key 'play.runs': expected true or false, got 'maybe'"),
+    ("base: switch\nseats: {max: x}\n", "key 'seats.max': expected an integer >= 2, got 'x'"),
+    ("base: switch\ndeal: {hand_size: {default: 5, two: 7}}\n",
+     "key 'deal.hand_size.two': expected a seat count or 'default'"),
+    ("base: switch\ndrawing: 3\n", "key 'drawing': expected a mapping of keys, got 3"),
+])
+def test_a_rule_set_names_the_file_and_the_full_key(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(RulesError) as err:
+        load_rules(path)
+    assert str(err.value).startswith(f"{path}: {message}"), str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_a_bare_off_still_turns_the_last_card_rule_off(tmp_path: Path) -> None:
+    """YAML reads `off` as false; the rule set means the word."""
+    assert load_rules(write(tmp_path, "base: switch-classic\nlast_card: {rule: off}\n")).last_card == "off"
+
+
+def test_hand_sizes_by_seat_count_are_read_beside_their_default(tmp_path: Path) -> None:
+    rules = load_rules(write(tmp_path, "base: switch\ndeal: {hand_size: {default: 5, 2: 7}}\n"))
+    assert (rules.hand_size_for(2), rules.hand_size_for(3)) == (7, 5)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("rules: switch\nsede: 3\n", "key 'sede': unknown key (did you mean 'seed'?)"),
+    ("rules: switch\nbogus: 1\n", "key 'bogus': unknown key (known: active_suit, direction, "),
+    ("rules: switch\npending: {kind: two, amount: 2, hold: [two]}\n",
+     "key 'pending.hold': unknown key (did you mean 'holds'?)"),
+    ("rules: switch\npending: {kind: three, amount: 2}\n", "key 'pending.kind': expected one of jack, two, got 'three'"),
+    ("rules: switch\npending: {kind: two}\n", "key 'pending.amount': required, an integer >= 0"),
+    ("rules: switch\nto_move: 7\n", "key 'to_move': expected a seat 0..3, got 7"),
+    ("rules: switch\nmoves: draw\n", "key 'moves': expected a list of actions, got 'draw'"),
+    ("seed: 3\n", "key 'rules': required, a preset name or a rule-set file"),
+])
+def test_a_position_names_the_file_and_the_full_key(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text, "position.yaml")
+    with pytest.raises(PositionError) as err:
+        load_position(path)
+    assert str(err.value).startswith(f"{path}: {message}"), str(err.value)
+
+
+def test_a_position_sets_the_pending_penalty_it_writes(tmp_path: Path) -> None:
+    path = write(tmp_path, "rules: switch\npending: {kind: two, amount: 4, holds: [two]}\n", "position.yaml")
+    assert load_position(path).game.pending == Pending("two", 4)
+
+
+def test_rule_sets_load_without_pyyaml() -> None:
+    """Bots in the sandbox build rule sets from parsed settings, with no PyYAML to import."""
+    code = ("import sys; sys.modules['yaml'] = None\n"
+            "from arena.engine.rules import build_rules\n"
+            "print(build_rules({'name': 'mini', 'seats': {'max': 3}}, 'mini').seats_max)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "3"
