@@ -1,7 +1,7 @@
 """The package's layout is its architecture: layers import downwards only, nothing imports in a
 circle, no module reaches into another's private names, and every module says its one job.
 
-The layers, bottom first: the foundation (``arena.errors``, ``arena.settings``), the rules engine
+The layers, bottom first: the foundation (``arena.errors``, ``arena.settings``, ``arena.digest``), the rules engine
 (``arena.engine``), the referee (``arena.play``), the sandbox (``arena.sandbox``), tournaments
 (``arena.tournament``), the services (``arena.services``) and the command line (``arena.cli``).
 Imports needed only for annotations (under ``if TYPE_CHECKING:``) are not dependencies.
@@ -16,7 +16,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "arena"
 LAYERS = ["foundation", "engine", "play", "sandbox", "tournament", "services", "cli"]
-FOUNDATION = {"arena", "arena.errors", "arena.settings", "arena.__main__"}
+FOUNDATION = {"arena", "arena.errors", "arena.settings", "arena.digest", "arena.__main__"}
 STDLIB_PRIVATE_OK = {"_exit"}  # os._exit is the documented way out of a forked child
 
 
@@ -130,5 +130,5 @@ def test_every_module_says_its_job(module: str) -> None:
 
 def test_the_top_level_holds_only_the_layers_and_the_foundation() -> None:
     top = sorted(p.name for p in PACKAGE.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists())
-    assert top == ["__init__.py", "__main__.py", "cli", "engine", "errors.py", "play", "sandbox",
-                   "services", "settings.py", "tournament"]
+    assert top == ["__init__.py", "__main__.py", "cli", "digest.py", "engine", "errors.py", "play",
+                   "sandbox", "services", "settings.py", "tournament"]
