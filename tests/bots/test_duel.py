@@ -48,6 +48,15 @@ def test_the_first_bot_named_takes_the_extra_seat_and_sits_in_every_one(tmp_path
     assert len({g.deal_seed for g in games}) == 1
 
 
+def test_with_a_seat_each_the_bots_sit_in_name_order_as_at_a_tournament_table(tmp_path):
+    games = duel_games(tmp_path, ("random", "heuristic", "greedy"), games=3, seats=3)
+    assert [g.table for g in games] == [
+        ("greedy", "heuristic", "random"),
+        ("heuristic", "random", "greedy"),
+        ("random", "greedy", "heuristic"),
+    ]
+
+
 def test_a_duel_refuses_what_it_cannot_seat(tmp_path):
     rules = load_rules("switch")
     with pytest.raises(ConfigError, match="at least two bots"):
