@@ -1,1 +1,2 @@
-"""What the commands do besides tournaments: submitting a bot, duels, benchmarks."""
+"""What the commands do besides running tournament files: submitting a bot, duels (each a small
+tournament in a temporary store), benchmarks."""

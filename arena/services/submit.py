@@ -30,9 +30,10 @@ from importlib import resources
 from pathlib import Path
 
 from arena.errors import ArenaError, ConfigError
-from arena.play.referee import Referee
+from arena.play.referee import BotClient, Referee
 from arena.engine.rules import DEFAULT_PRESET, RuleSet, load_rules
-from arena.sandbox import BotFault, BotSpec, Limits, SandboxedBot, check_isolation
+from arena.sandbox import BotFault, BotSpec, Limits, check_isolation
+from arena.sandbox.seating import Seating
 from arena.sandbox.snapshot import snapshot
 from arena.tournament.schedule import deal_seed, fresh_seed
 from arena.sandbox.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, check_name
@@ -40,6 +41,7 @@ from arena.sandbox.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, chec
 SELF_PLAY_GAMES = 1            # validation games against copies of itself
 BUILTIN_GAMES = 3              # validation games against the built-in bots
 TAIL_LINES = 8
+CANDIDATE = "candidate"        # the validated bot's name at the tables (built-in names differ)
 
 
 class SubmitError(ArenaError):
@@ -95,7 +97,7 @@ def validate(path: Path, class_name: str = "Bot", rules: RuleSet | None = None,
         return report
     # Every later check reads one snapshot of the file: what is validated is what is accepted.
     with tempfile.TemporaryDirectory(prefix="arena-submit-") as folder:
-        spec, _ = snapshot(BotSpec(name="candidate", path=Path(path).resolve(),
+        spec, _ = snapshot(BotSpec(name=CANDIDATE, path=Path(path).resolve(),
                                    class_name=class_name), Path(folder))
         assert spec.path is not None
         report.content = spec.path.read_bytes()
@@ -144,32 +146,25 @@ def _play_checks(report: ValidationReport, spec: BotSpec, rules: RuleSet, limits
                  workspace: Workspace, trusted: bool) -> None:
     """``load``, ``self-play`` and ``vs-builtins``: sandboxed, stopping at the first fault."""
     seats = rules.seats_default
-    bots: list[SandboxedBot] = []
-    cpus = {min(os.sched_getaffinity(0))}  # one CPU per bot, as in a tournament
+    specs = {CANDIDATE: spec, **{name: workspace.resolve_bot(name) for name in BUILTIN_BOTS}}
+    # One CPU for every bot, as each tournament worker pins its own.
+    seating = Seating(specs, limits, cpu=min(os.sched_getaffinity(0)), trusted=trusted)
     try:
-        candidate = SandboxedBot(spec, limits, trusted=trusted, cpus=cpus)
-        bots.append(candidate)
         deals = game_seeds(report.seed)
-        detail = _load(candidate, seats, rules, deal_seed(report.seed, len(deals)))
+        detail = _load(seating.seat([CANDIDATE])[0], seats, rules, deal_seed(report.seed, len(deals)))
         report.checks.append(Check("load", detail is None, detail or ""))
         if detail is not None:
             return
-        copies = [candidate] + [SandboxedBot(spec, limits, trusted=trusted, cpus=cpus)
-                                for _ in range(1, seats)]
-        bots.extend(copies[1:])
-        detail = _games(Referee(rules), [copies], deals[:SELF_PLAY_GAMES])
+        referee = Referee(rules)
+        detail = _games(referee, seating, [(CANDIDATE,) * seats], deals[:SELF_PLAY_GAMES])
         report.checks.append(Check("self-play", detail is None, detail or ""))
         if detail is not None:
             return
-        builtins = [SandboxedBot(workspace.resolve_bot(n), limits, trusted=trusted, cpus=cpus)
-                    for n in BUILTIN_BOTS]
-        bots.extend(builtins)
-        tables = [_table(candidate, builtins, seats, rotation) for rotation in range(BUILTIN_GAMES)]
-        detail = _games(Referee(rules), tables, deals[SELF_PLAY_GAMES:])
+        tables = [_table(seats, rotation) for rotation in range(BUILTIN_GAMES)]
+        detail = _games(referee, seating, tables, deals[SELF_PLAY_GAMES:])
         report.checks.append(Check("vs-builtins", detail is None, detail or ""))
     finally:
-        for bot in bots:
-            bot.close()
+        seating.close()
 
 
 def game_seeds(seed: int) -> list[int]:
@@ -179,7 +174,7 @@ def game_seeds(seed: int) -> list[int]:
     return [deal_seed(seed, i) for i in range(SELF_PLAY_GAMES + BUILTIN_GAMES)]
 
 
-def _load(bot: SandboxedBot, seats: int, rules: RuleSet, seed: int) -> str | None:
+def _load(bot: BotClient, seats: int, rules: RuleSet, seed: int) -> str | None:
     """Start the bot as a game would (the same start message), then end that process: the
     validation games that follow each get a fresh one, as tournament games do."""
     info = {"seat": 0, "seats": seats, "seed": seed, "rules": {"name": rules.name, "settings": rules.settings},
@@ -193,19 +188,20 @@ def _load(bot: SandboxedBot, seats: int, rules: RuleSet, seed: int) -> str | Non
     return None
 
 
-def _table(candidate: SandboxedBot, builtins: list[SandboxedBot], seats: int, rotation: int) -> list[SandboxedBot]:
+def _table(seats: int, rotation: int) -> tuple[str, ...]:
     """The candidate in seat ``rotation % seats``, built-in bots in the other seats."""
-    others = [builtins[(rotation + i) % len(builtins)] for i in range(seats - 1)]
+    others = [BUILTIN_BOTS[(rotation + i) % len(BUILTIN_BOTS)] for i in range(seats - 1)]
     seat = rotation % seats
-    return others[:seat] + [candidate] + others[seat:]
+    return (*others[:seat], CANDIDATE, *others[seat:])
 
 
-def _games(referee: Referee, tables: list[list[SandboxedBot]], seeds) -> str | None:
+def _games(referee: Referee, seating: Seating, tables: list[tuple[str, ...]],
+           seeds: list[int]) -> str | None:
     """Play one game per table; the first fault of the candidate (or any copy) as text."""
     for table, seed in zip(tables, seeds):
-        result = referee.play(table, seed)
+        result = referee.play(seating.seat(table), seed)
         for fault in result.faults:
-            if table[fault.seat].spec.name == "candidate":
+            if table[fault.seat] == CANDIDATE:
                 return _describe(fault.code, f"seat {fault.seat}, game seed {seed}: {fault.detail}",
                                  fault.log_tail)
     return None

@@ -5,7 +5,9 @@
 drawn at the first run and kept in the store: :func:`~arena.tournament.setup.settle_seed`),
 records the configuration text and hash, the seed, the rule settings and each bot's SHA-256 in
 ``<home>/results/<name>.sqlite`` (refusing a changed setup under the same name unless
-``restart``), then plays the games not stored yet.
+``restart``), then plays the games not stored yet. :func:`run_plan` does the same for a plan
+whose bots are already resolved, into any folder (``arena duel`` is a tournament run into a
+temporary one).
 
 How it stays reproducible (the same stored results and rankings for any number of workers):
 
@@ -48,17 +50,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import multiprocessing_logging
-import yaml
+import multiprocessing_logging  # type: ignore[import-untyped]
 
 from arena.errors import ArenaError
 from arena.sandbox import check_isolation
 from arena.tournament.config import TournamentConfig
-from arena.tournament.discipline import Discipline
+from arena.tournament.discipline import FAULTS_IN_A_ROW, Discipline
 from arena.tournament.errors import ConfigChangedError, StoreWriteError
 from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule
 from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
+from arena.tournament.setup import config_text as config_text_of
 from arena.tournament.store import Store, results_path
 from arena.tournament.worker import WorkerSetup, worker_main
 
@@ -196,9 +198,31 @@ def run_tournament(
     :class:`TournamentError`) with one line each.
     """
     plan = _plan(config, home, config_text, base_dir)
+    return run_plan(plan, Path(home) / "results", workers=workers, restart=restart,
+                    progress=progress, max_games=max_games, trusted=trusted)
+
+
+def run_plan(
+    plan: Plan,
+    results_dir: str | Path,
+    *,
+    workers: int | None = None,
+    restart: bool = False,
+    progress: ProgressCallback | None = None,
+    max_games: int | None = None,
+    trusted: bool = False,
+    disqualify: bool = True,
+) -> RunReport:
+    """Play the pending games of a resolved ``plan`` into its store in ``results_dir``.
+
+    That folder receives ``<name>.sqlite``, ``<name>.log`` and the bots' snapshots (``bots/``);
+    :func:`run_tournament` gives ``<home>/results``, a duel a temporary folder. With
+    ``disqualify`` False no bot is ever disqualified: every game is played, faults or not (a
+    duel counts them instead). The other keywords are :func:`run_tournament`'s.
+    """
     if not trusted:
         check_isolation()
-    results_dir = Path(home) / "results"
+    results_dir = Path(results_dir)
     path = results_path(plan.config.name, results_dir)
     log_path = results_dir / f"{plan.config.name}.log"
     plan = snapshot_bots(plan, results_dir / "bots")
@@ -206,7 +230,7 @@ def run_tournament(
         plan = settle_seed(plan, store.tournament(), restart)
         archive = _init_store(store, plan, restart)
         run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
-                   trusted)
+                   trusted, disqualify)
         report = run.execute()
     return _with(report, log_path=log_path, archive=archive, seed=plan.config.seed,
                  seed_drawn=plan.seed_drawn)
@@ -215,11 +239,7 @@ def run_tournament(
 def _plan(config: str | Path | TournamentConfig, home: str | Path, text: str | None,
           base_dir: str | Path | None) -> Plan:
     if isinstance(config, TournamentConfig):
-        if text is None:
-            settings = config.canonical()
-            if settings["seed"] is None:
-                del settings["seed"]  # written as a file without one, not as "seed: null"
-            text = yaml.safe_dump(settings, sort_keys=True)
+        text = config_text_of(config) if text is None else text
         return make_plan(config, text, home, base_dir or home)
     return plan_from_file(config, home)
 
@@ -247,7 +267,7 @@ class _Run:
     """One run of a tournament: dispatch in schedule order, commit in schedule order."""
 
     def __init__(self, plan: Plan, store: Store, workers: int, progress: ProgressCallback | None,
-                 max_games: int | None, trusted: bool) -> None:
+                 max_games: int | None, trusted: bool, disqualify: bool) -> None:
         self.plan, self.store, self.progress = plan, store, progress
         self.name = plan.config.name
         self.schedule = Schedule.from_config(plan.config)
@@ -255,7 +275,9 @@ class _Run:
         self.done = store.done_game_ids()
         self.budget = max_games if max_games is not None else self.total
         self.trusted = trusted
-        self.discipline = Discipline(disqualified=store.disqualified())
+        # No bot can fault more games in a row than there are: such a limit never disqualifies.
+        limit = FAULTS_IN_A_ROW if disqualify else self.total + 1
+        self.discipline = Discipline(limit, disqualified=store.disqualified())
         self.counts: dict[str, list[int]] = {b: [0, 0, 0, 0] for b in plan.config.bot_names}
         self.faulty_games = 0
         self.stored, self.skipped, self.played = 0, 0, 0
@@ -309,7 +331,7 @@ class _Run:
     def _setups(self) -> list[WorkerSetup]:
         # Every worker, and so every bot, is pinned to one CPU (round robin when there are more
         # workers than CPUs): one core saves the cross-core wake-ups, and a bot sees one CPU
-        # in every mode (duel and submit pin theirs the same way), so it cannot tell them apart.
+        # in every mode (submit pins its bots the same way), so it cannot tell them apart.
         cpus = sorted(os.sched_getaffinity(0))
         order = self.plan.config.bot_names
         return [
@@ -489,7 +511,7 @@ class _Pool:
         """The next worker message, or ``None`` after ``timeout``; raises if a worker died."""
         if not self._ready:
             for conn in multiprocessing.connection.wait(self.conns, timeout):
-                self._read(conn)  # type: ignore[arg-type]
+                self._read(conn)
         return self._ready.pop(0) if self._ready else None
 
     def _read(self, conn: Any) -> None:
@@ -551,7 +573,7 @@ def _join_all(processes: list[Any], timeout: float) -> None:
 class _Forward(logging.Handler):
     """Hands a worker's log record to the parent's loggers (hence the tournament log file)."""
 
-    def handle(self, record: logging.LogRecord) -> bool:  # type: ignore[override]
+    def handle(self, record: logging.LogRecord) -> bool:
         logging.getLogger(record.name).handle(record)
         return True
 

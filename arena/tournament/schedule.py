@@ -3,12 +3,16 @@
 Order: tables, then deals within a table (``rounds`` fresh deals), then seatings within a deal.
 
 * Round-robin: every ``seats``-sized combination of the sorted bot names
-  (``itertools.combinations``).
+  (``itertools.combinations``). With fewer bots than seats (a duel's; a tournament file is
+  refused that) there is one table, which the bots fill in turn in the order given:
+  ``A B A B`` for two bots at four seats, ``A B C A`` for three.
 * Gauntlet: each candidate (sorted) with every ``(seats - 1)``-combination of the sorted field;
   the candidate is listed first.
 * Seatings: ``rotations`` replays each deal ``seats`` times, rotation ``k`` putting bot
   ``(i + k) mod seats`` of the table in seat ``i``; ``permutations`` replays it in every
-  permutation (``itertools.permutations`` order, identity first).
+  permutation (``itertools.permutations`` order, identity first). A seating that repeats the
+  line-up of an earlier one (a bot holding several seats: rotations 0 and 2 of ``A B A B``) is
+  left out, as its game would only replay that one.
 
 Every replay of one deal shares its ``deal_id`` and ``deal_seed`` (duplicate deals), so seat luck
 cancels out. ``deal_seed`` comes from SHA-256 of ``f"{seed}:{deal_id}"`` (63 bits, fits SQLite).
@@ -67,6 +71,9 @@ def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
             for cand in candidates
             for rest in itertools.combinations(field, config.seats - 1)
         ]
+    if len(field) < config.seats:
+        given = [entry.name for entry in config.bots]  # the order given decides who sits twice
+        return [tuple(given[i % len(given)] for i in range(config.seats))]
     return list(itertools.combinations(field, config.seats))
 
 
@@ -75,6 +82,27 @@ def seatings(seats: int, kind: str) -> list[tuple[int, ...]]:
     if kind == "permutations":
         return list(itertools.permutations(range(seats)))
     return [tuple((i + k) % seats for i in range(seats)) for k in range(seats)]
+
+
+def deal_seatings(config: TournamentConfig) -> list[tuple[int, ...]]:
+    """The seatings each deal of ``config`` is played in: :func:`seatings`, less any that
+    repeats an earlier one's line-up.
+
+    Only the table of fewer bots than seats has repeats (rotations 0 and 2 of ``A B A B`` seat
+    the same bots alike); at a table of distinct bots every seating is a different game.
+    """
+    arrangements = seatings(config.seats, config.seatings)
+    if config.format == "gauntlet" or len(config.bots) >= config.seats:
+        return arrangements
+    table = tables(config)[0]
+    seen: set[tuple[str, ...]] = set()
+    kept = []
+    for arrangement in arrangements:
+        line_up = tuple(table[i] for i in arrangement)
+        if line_up not in seen:
+            seen.add(line_up)
+            kept.append(arrangement)
+    return kept
 
 
 class Schedule:
@@ -95,11 +123,11 @@ class Schedule:
         if config.seed is None:
             raise ConfigError(f"tournament {config.name!r} has no seed yet: draw one "
                               "(arena.tournament.setup.settle_seed) before scheduling it")
-        return cls(tables(config), config.rounds, seatings(config.seats, config.seatings), config.seed)
+        return cls(tables(config), config.rounds, deal_seatings(config), config.seed)
 
     @property
     def tables(self) -> list[tuple[str, ...]]:
-        """The tables in schedule order (sorted names; seat order comes from the seating)."""
+        """The tables in schedule order (see the module docstring; seats come from the seating)."""
         return list(self._tables)
 
     @property

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+import yaml
+
 from arena.errors import ConfigError
 from arena.engine.rules import RuleSet, load_rules, preset_names
 from arena.sandbox import BotSpec
@@ -71,6 +73,22 @@ def make_plan(
     rules = _load_rules(config.rules, folders)
     rules.check_seats(config.seats)
     return Plan(config, config_text, source, specs, rules)
+
+
+def resolved_plan(config: TournamentConfig, specs: Mapping[str, BotSpec], rules: RuleSet) -> Plan:
+    """The plan of ``config`` whose bots and rules are already resolved (a duel's, named on the
+    command line): ``specs`` by display name, its text written by :func:`config_text`."""
+    rules.check_seats(config.seats)
+    return Plan(config, config_text(config), "<config>", dict(specs), rules)
+
+
+def config_text(config: TournamentConfig) -> str:
+    """The YAML text a store records for a configuration built in memory, not read from a file:
+    its canonical settings, without a ``seed`` key when it has none yet (as a file without one)."""
+    settings = config.canonical()
+    if settings["seed"] is None:
+        del settings["seed"]
+    return yaml.safe_dump(settings, sort_keys=True)
 
 
 def snapshot_bots(plan: Plan, folder: Path) -> Plan:

@@ -4,9 +4,10 @@ Workers are started with the ``spawn`` method (:mod:`arena.tournament.runner`), 
 none of the parent's state: only a :class:`WorkerSetup` (rule settings, bot specs, limits,
 whether bots are trusted) arrives through pickling. A worker never touches the results store.
 
-* Each worker keeps one :class:`~arena.sandbox.SandboxedBot` per bot name it needs: a template
-  process started on first use, which forks a fresh confined process for every game (so no
-  bot carries anything from one game to the next, whatever the worker count).
+* Each worker keeps one :class:`~arena.sandbox.SandboxedBot` per seat a bot takes at a table
+  (:class:`~arena.sandbox.seating.Seating`): a template process started on first use, which
+  forks a fresh confined process for every game (so no bot carries anything from one game to
+  the next, whatever the worker count).
 * With a CPU given, the worker pins itself and its bots to that core (measured: referee and
   bots on one core save the cross-core wake-ups).
 * It dies with the parent: ``PR_SET_PDEATHSIG`` delivers SIGTERM when the parent dies (even by
@@ -32,8 +33,9 @@ from typing import Any
 
 from arena.play.referee import GameResult, Referee
 from arena.engine.rules import build_rules
-from arena.sandbox import BotSpec, Limits, SandboxedBot
+from arena.sandbox import BotSpec, Limits
 from arena.sandbox.runtime import release_runtime
+from arena.sandbox.seating import Seating
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.schedule import ScheduledGame
 
@@ -103,35 +105,21 @@ def _serve(player: _Player, conn: Any) -> None:
 
 
 class _Player:
-    """Plays scheduled games with this worker's bots (one template per bot name)."""
+    """Plays scheduled games with this worker's bots (a :class:`Seating` of them)."""
 
     def __init__(self, setup: WorkerSetup) -> None:
         self.setup = setup
         self.referee = Referee(build_rules(setup.rules_settings, "the tournament's rules snapshot"))
-        self.bots: dict[str, SandboxedBot] = {}
-
-    def bot(self, name: str) -> SandboxedBot:
-        """This worker's bot ``name``, created on first use (its process starts in the game)."""
-        if name not in self.bots:
-            cpus = {self.setup.cpu} if self.setup.cpu is not None else None
-            self.bots[name] = SandboxedBot(
-                self.setup.specs[name], self.setup.limits, cpus=cpus, trusted=self.setup.trusted
-            )
-        return self.bots[name]
+        self.seating = Seating(setup.specs, setup.limits, cpu=setup.cpu, trusted=setup.trusted)
 
     def play(self, game: ScheduledGame) -> GameRecord:
         """Play one scheduled game and return its raw record."""
-        result = self.referee.play([self.bot(name) for name in game.table], game.deal_seed)
+        result = self.referee.play(self.seating.seat(game.table), game.deal_seed)
         return to_record(game, result)
 
     def close(self) -> None:
         """Kill every bot process this worker started."""
-        for bot in self.bots.values():
-            try:
-                bot.close()
-            except Exception:  # keep closing the others
-                log.exception("worker %d: could not close bot %s", self.setup.index, bot.spec.name)
-        self.bots.clear()
+        self.seating.close()
 
 
 def to_record(game: ScheduledGame, result: GameResult) -> GameRecord:

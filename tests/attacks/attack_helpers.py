@@ -12,14 +12,10 @@ import ctypes.util
 import json
 import os
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
-import arena.services.duel
 from arena.services.duel import duel
-from arena.play.referee import Referee
 from arena.engine.rules import load_rules
 from arena.sandbox import BotSpec
 from arena.services.submit import ValidationReport, validate
@@ -97,38 +93,19 @@ def play_tournament(runs: Runs, config: Path, home: Path, name: str, where: str 
                                          f"{fault.detail}\n{fault.log_tail}"))
 
 
-@contextmanager
-def capturing_referee(runs: Runs, where: str) -> Iterator[None]:
-    """Make ``duel`` record each game's faults with their texts (its result keeps codes only)."""
-
-    class Capturing(Referee):
-        def play(self, bots, deal_seed):  # type: ignore[no-untyped-def]
-            result = super().play(bots, deal_seed)
-            names = [bot.spec.name for bot in bots]
-            runs.add_games(where, names)
-            for fault in result.faults:
-                runs.faults.append(Found(where, names[fault.seat], fault.code,
-                                         f"{fault.detail}\n{fault.log_tail}"))
-            return result
-
-    original = arena.services.duel.Referee
-    arena.services.duel.Referee = Capturing  # type: ignore[misc]
-    try:
-        yield
-    finally:
-        arena.services.duel.Referee = original  # type: ignore[misc]
-
-
 def play_duel(runs: Runs, paths: list[Path], home: Path, games: int = 2, seats: int = 2,
               rules: str = "switch") -> None:
-    """A duel of ``paths`` (``random`` added when only one is given), in this process."""
+    """A duel of ``paths`` (``random`` added when only one is given); record every fault and
+    how many games each bot played."""
     specs = [BotSpec.parse(str(p), p.parent) for p in paths]
     if len(specs) == 1:
         specs.append(Workspace(home).resolve_bot("random"))
-    with capturing_referee(runs, "duel"):
-        result = duel(specs, load_rules(rules), games, seats, seed=7, workers=1,
-                      trusted=runs.trusted)
+    result = duel(specs, load_rules(rules), games, seats, seed=7, workers=1, trusted=runs.trusted)
     assert result.games == games
+    for tally in result.tallies:
+        runs.games[("duel", tally.name)] = runs.played(tally.name, "duel") + tally.games
+    for fault in result.faults:
+        runs.faults.append(Found("duel", fault.bot, fault.code, f"{fault.detail}\n{fault.log_tail}"))
 
 
 def submit(runs: Runs, path: Path, home: Path) -> ValidationReport:

@@ -9,7 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.services.duel import lineups, schedule
 from arena.sandbox.workspace import Workspace
 
 runner = CliRunner()
@@ -179,6 +178,18 @@ def test_duel_deals_from_a_fresh_seed_each_time_and_the_printed_seed_repeats_it(
     assert again == first   # the same seed line and the same table: the same games
 
 
+def test_a_duel_plays_the_same_games_with_one_worker_or_two(tmp_path):
+    def duel(workers: str) -> str:
+        result = arena("duel", "random", "greedy", "heuristic", "--games", "10", "--seed", "11",
+                       "--workers", workers, "--home", str(tmp_path))
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    one = duel("1")
+    assert "switch: 10 games, 4 seats" in one
+    assert duel("2") == one
+
+
 def test_a_seed_out_of_range_is_refused(tmp_path):
     result = arena("duel", "greedy", "random", "--seed", "-1", "--home", str(tmp_path))
     assert result.exit_code != 0 and "--seed" in result.output
@@ -187,11 +198,3 @@ def test_a_seed_out_of_range_is_refused(tmp_path):
 def test_duel_names_an_unknown_bot(tmp_path):
     result = arena("duel", "greedy", "nobody", "--home", str(tmp_path))
     assert result.exit_code == 1 and "unknown bot 'nobody'" in result.output
-
-
-def test_seats_rotate_over_duplicate_deals():
-    assert lineups(["a", "b"], 4) == [(0, 1, 0, 1), (1, 0, 1, 0)]
-    assert len(lineups(["a", "b", "c"], 4)) == 4
-    plan = schedule(2, 2, 5, seed=3)
-    assert [p[1] for p in plan] == [(0, 1), (1, 0), (0, 1), (1, 0), (0, 1)]
-    assert plan[0][0] == plan[1][0] != plan[2][0]

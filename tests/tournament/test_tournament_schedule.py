@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from arena.errors import ConfigError
+from arena.tournament.config import BotEntry, TournamentConfig
 from arena.tournament.schedule import Schedule, deal_seed, fresh_seed, schedule_size
 
 from tournament_helpers import make_config
@@ -69,6 +70,20 @@ def test_rotation_k_gives_seat_i_the_member_i_plus_k():
     for k, game in enumerate(game_rows):
         assert game.seating == k
         assert game.table == tuple(members[(i + k) % 4] for i in range(4))
+
+
+def test_fewer_bots_than_seats_fill_one_table_in_turn_and_no_line_up_is_played_twice():
+    """A duel's table (a file cannot ask for it): the order given, not sorted, decides who
+    holds the extra seats; a seating that repeats a line-up would only replay its game."""
+    bots = (BotEntry("b", "b"), BotEntry("a", "a"), BotEntry("c", "c"))
+    three = Schedule.from_config(TournamentConfig("d", bots, seats=5, rounds=2, seed=1))
+    assert three.tables == [("b", "a", "c", "b", "a")]
+    assert three.seatings_per_deal == 5    # a 5-cycle: every rotation differs
+    two = TournamentConfig("d", bots[:2], seats=4, rounds=2, seatings="permutations", seed=1)
+    schedule = Schedule.from_config(two)
+    first_deal = [g.table for g in schedule if g.deal_id == 0]
+    assert len(first_deal) == len(set(first_deal)) == 6     # 4! / (2! 2!)
+    assert len(schedule) == 2 * 6
 
 
 def test_ids_are_positions_and_deals_group_their_replays():
