@@ -12,16 +12,15 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.table import Table
 
 from arena.cli.app import app, console, handles_errors
 from arena.cli.options import announce_seed, home_option, seed_option, trusted_option, workspace_of
-from arena.services.duel import DuelResult, duel as run_duel
-from arena.cli.render import inert
+from arena.services.duel import duel as run_duel
+from arena.cli.render import render_bots, render_duel, render_validation
 from arena.engine.rules import DEFAULT_PRESET, load_rules
 from arena.sandbox import Limits
-from arena.services.submit import ValidationReport, accept, check_clash, new_bot as write_new_bot, validate
-from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
+from arena.services.submit import accept, check_clash, new_bot as write_new_bot, validate
+from arena.sandbox.workspace import Workspace
 
 @app.command()
 @handles_errors
@@ -41,20 +40,7 @@ def duel(
     rule_set = load_rules(rules_name)
     result = run_duel(specs, rule_set, games, seats, seed=announce_seed(seed), workers=workers,
                       trusted=trusted)
-    render_duel(result)
-
-
-def render_duel(result: DuelResult) -> None:
-    """The duel's table: games, wins, win rate against par, faults."""
-    table = Table(title=f"{result.rules}: {result.games} games, {result.seats} seats, "
-                        f"{result.draws} drawn")
-    for column in ("bot", "seats", "games", "wins", "win rate", "par", "faults"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for tally in result.tallies:
-        faults = ", ".join(f"{code} {n}" for code, n in sorted(tally.faults.items())) or "-"
-        table.add_row(tally.name, str(tally.seats), str(tally.games), str(tally.wins),
-                      f"{tally.win_rate:.1%}", f"{result.par(tally):.1%}", faults)
-    console().print(table)
+    render_duel(console(), result)
 
 
 @app.command("new-bot")
@@ -88,7 +74,7 @@ def submit(
     rules, limits = load_rules(rules_name), Limits(init_time=init_time)
     report = validate(path, class_name, rules, limits, workspace, seed=announce_seed(seed),
                       trusted=trusted)
-    render_report(report)
+    render_validation(console(), report)
     if not report.passed:
         raise typer.Exit(1)
     entry = accept(workspace, path, bot_name, replace, class_name, report.content)
@@ -96,30 +82,8 @@ def submit(
                     f"(sha256 {entry.sha256[:12]})")
 
 
-def render_report(report: ValidationReport) -> None:
-    """One line per check; the failed check's detail under it."""
-    out = console()
-    for check in report.checks:
-        mark = "[green]ok[/]  " if check.passed else "[bold red]FAIL[/]"
-        out.print(f"{mark} {check.name}", markup=True)
-        if not check.passed:
-            out.print(inert(check.detail), markup=False, highlight=False, soft_wrap=True)
-    if not report.passed:
-        failed = report.failed
-        out.print(f"rejected: check '{failed.name}' failed" if failed else "rejected", style="bold red")
-
-
 @app.command("bots")
 @handles_errors
 def list_bots(home: Optional[Path] = home_option()) -> None:
     """List the built-in and registered bots."""
-    workspace = workspace_of(home)
-    table = Table(title=f"bots in {workspace.root}")
-    for column in ("name", "kind", "file", "sha256", "registered"):
-        table.add_column(column)
-    for name in BUILTIN_BOTS:
-        table.add_row(name, "built-in", str(builtin_dir() / f"{name}.py"), "", "")
-    for entry in workspace.registry.entries().values():
-        table.add_row(entry.name, "registered", str(workspace.bots_dir / entry.file),
-                      entry.sha256[:12], entry.date)
-    console().print(table)
+    render_bots(console(), workspace_of(home))

@@ -20,6 +20,9 @@ from arena.play.faults import storable
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
+from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
+from arena.services.duel import DuelResult
+from arena.services.submit import ValidationReport
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import GameRecord
 from arena.tournament.runner import Progress, RunReport
@@ -216,6 +219,46 @@ def render_sandbox_bench(console: Console, measured: SandboxBenchResult) -> None
                   f"{measured.raw_rotating_us:.1f} us (ratio {rotating:.2f}); goal <= 2")
     console.print(f"start of a bot's fresh process for each game: [bold]{measured.game_start_ms:.2f} ms[/] "
                   "(median; goal <= 3)")
+
+
+# -- bots: the list, submit's report, duels ------------------------------------------------
+
+def render_bots(console: Console, workspace: Workspace) -> None:
+    """The built-in and registered bots of a workspace: name, kind, file, hash, date."""
+    table = Table(title=f"bots in {workspace.root}")
+    for column in ("name", "kind", "file", "sha256", "registered"):
+        table.add_column(column)
+    for name in BUILTIN_BOTS:
+        table.add_row(name, "built-in", str(builtin_dir() / f"{name}.py"), "", "")
+    for entry in workspace.registry.entries().values():
+        table.add_row(entry.name, "registered", str(workspace.bots_dir / entry.file),
+                      entry.sha256[:12], entry.date)
+    console.print(table)
+
+
+def render_validation(out: Console, report: ValidationReport) -> None:
+    """One line per check; the failed check's detail under it."""
+    for check in report.checks:
+        mark = "[green]ok[/]  " if check.passed else "[bold red]FAIL[/]"
+        out.print(f"{mark} {check.name}", markup=True)
+        if not check.passed:
+            out.print(inert(check.detail), markup=False, highlight=False, soft_wrap=True)
+    if not report.passed:
+        failed = report.failed
+        out.print(f"rejected: check '{failed.name}' failed" if failed else "rejected", style="bold red")
+
+
+def render_duel(console: Console, result: DuelResult) -> None:
+    """The duel's table: games, wins, win rate against par, faults."""
+    table = Table(title=f"{result.rules}: {result.games} games, {result.seats} seats, "
+                        f"{result.draws} drawn")
+    for column in ("bot", "seats", "games", "wins", "win rate", "par", "faults"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for tally in result.tallies:
+        faults = ", ".join(f"{code} {n}" for code, n in sorted(tally.faults.items())) or "-"
+        table.add_row(tally.name, str(tally.seats), str(tally.games), str(tally.wins),
+                      f"{tally.win_rate:.1%}", f"{result.par(tally):.1%}", faults)
+    console.print(table)
 
 
 # -- tournaments: rankings, crosstable, games ------------------------------------------------
