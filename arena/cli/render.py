@@ -176,7 +176,7 @@ def render_outcome(console: Console, game: Game) -> None:
         return
     places = " ".join("/".join(map(str, p)) for p in outcome.places)
     head = f"seat {outcome.winner} wins" if outcome.status == "won" else "drawn game"
-    console.print(f"[bold green]{head}[/] ({outcome.reason}) after {game.decisions} decisions; places: {places}")
+    console.print(f"[bold green]{head}[/] ({outcome.reason.value}) after {game.decisions} decisions; places: {places}")
 
 
 def render_bench(console: Console, results: list[BenchResult]) -> None:
@@ -266,7 +266,7 @@ def render_games(console: Console, records: Iterable[GameRecord]) -> None:
     for record in records:
         table.add_row(
             str(record.game_id), str(record.deal_id), " ".join(record.table),
-            record.winner_bot or "-", finishing_order(record), record.reason,
+            record.winner_bot or "-", finishing_order(record), record.reason.value,
             str(record.decisions), _faults_text(record),
         )
     console.print(table)
@@ -312,7 +312,7 @@ def _h2h_cell(rankings: Rankings, a: str, b: str) -> str:
 
 
 def _faults_text(record: GameRecord) -> str:
-    return ", ".join(f"{f.bot}: {f.code}" for f in record.faults) or "-"
+    return ", ".join(f"{f.bot}: {f.code.name}" for f in record.faults) or "-"
 
 
 # -- the live display of a running tournament ---------------------------------------------

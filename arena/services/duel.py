@@ -161,7 +161,7 @@ def _play_chunk(job, progress: Callable[[int], None] | None = None) -> list[tupl
                     pool[key] = SandboxedBot(specs[bot], limits, trusted=trusted, cpus={cpu})
                 clients.append(pool[key])
             result: GameResult = referee.play(clients, seed)
-            results.append((result.winner, [(f.seat, f.code) for f in result.faults]))
+            results.append((result.winner, [(f.seat, f.code.name) for f in result.faults]))
             if progress:
                 progress(done)
     finally:

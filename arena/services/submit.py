@@ -206,7 +206,7 @@ def _games(referee: Referee, tables: list[list[SandboxedBot]], seeds) -> str | N
         result = referee.play(table, seed)
         for fault in result.faults:
             if table[fault.seat].spec.name == "candidate":
-                return _describe(fault.code, f"seat {fault.seat}, game seed {seed}: {fault.detail}",
+                return _describe(fault.code.name, f"seat {fault.seat}, game seed {seed}: {fault.detail}",
                                  fault.log_tail)
     return None
 

@@ -352,7 +352,7 @@ class _Run:
         if kind == "error":
             raise TournamentError(f"worker {worker} failed; finished games are kept: "
                                   f"{payload.strip().splitlines()[-1]}")
-        record: GameRecord = payload
+        record = GameRecord.from_dict(payload)
         if record.game_id not in self.in_flight:
             return  # dropped: its table got a disqualified bot while it was played
         self.in_flight.discard(record.game_id)
