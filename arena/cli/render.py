@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterable, Sequence
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, Group, JustifyMethod, RenderableType
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
@@ -20,7 +20,7 @@ from arena.play.faults import storable
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
-from arena.tournament.ratings import Rankings
+from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import GameRecord
 from arena.tournament.runner import Progress, RunReport
 from arena.tournament.stats import Interval
@@ -261,7 +261,7 @@ def render_games(console: Console, records: Iterable[GameRecord]) -> None:
     """A list of games: id, deal, seats, winner, finishing order, reason, decisions, faults."""
     table = Table(title="games", title_justify="left")
     for header in ("id", "deal", "seats", "winner", "finishing order", "reason", "decisions", "faults"):
-        justify = "right" if header in ("id", "deal", "decisions") else "left"
+        justify: JustifyMethod = "right" if header in ("id", "deal", "decisions") else "left"
         table.add_column(header, justify=justify)
     for record in records:
         table.add_row(

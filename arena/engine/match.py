@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from arena.engine.game import Game
 from arena.engine.outcome import Outcome, OutcomeReason
@@ -59,7 +60,7 @@ class HandRecord:
     moves: tuple[str, ...]
     outcome: Outcome
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A plain object for storage: the hand can be replayed from ``seed`` and ``lead``."""
         o = self.outcome
         return {"index": self.index, "seed": self.seed, "lead": self.lead, "moves": list(self.moves),

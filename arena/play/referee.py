@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from arena.engine.actions import Play
 from arena.errors import IllegalActionError, InvalidActionError
@@ -33,13 +34,13 @@ from arena.play.faults import BotFault, Fault, FaultCode
 class BotClient(Protocol):
     """What the referee needs of a bot (``SandboxedBot`` implements it)."""
 
-    def start_game(self, info: dict) -> None:
+    def start_game(self, info: dict[str, Any]) -> None:
         """Send the start message; raise BotFault on failure."""
 
-    def act(self, message: dict) -> str:
+    def act(self, message: dict[str, Any]) -> str:
         """Send an observation; return the action text or raise BotFault."""
 
-    def end_game(self, result: dict) -> None:
+    def end_game(self, result: dict[str, Any]) -> None:
         """Send the end message; raise BotFault on failure."""
 
     def close_game(self) -> None:
@@ -65,7 +66,7 @@ class GameResult:
     moves: tuple[str, ...]
     faults: tuple[Fault, ...] = ()
     game: Game | None = field(default=None, repr=False)  # the last hand played
-    hands: tuple[dict, ...] = ()  # every hand of a match (HandRecord.to_json()); () for one hand
+    hands: tuple[dict[str, Any], ...] = ()  # every hand of a match (HandRecord.to_json()); () for one hand
 
 
 def seat_seed(deal_seed: int, seat: int, purpose: str) -> int:
@@ -81,7 +82,7 @@ class Referee:
         self.rules = rules
         self._rules_info = {"name": rules.name, "settings": rules.settings}
 
-    def play(self, bots: list[BotClient], deal_seed: int) -> GameResult:
+    def play(self, bots: Sequence[BotClient], deal_seed: int) -> GameResult:
         """Play one game, ``bots[i]`` in seat ``i``, dealt from ``deal_seed``.
 
         A rule set played as a match (``match: {wins: N}``) plays hands until a seat has won N;
@@ -106,7 +107,7 @@ class Referee:
                 bot.close_game()
         return self._result(match, faults, time.perf_counter() - start)
 
-    def _start_hand(self, bots: list[BotClient], match: Match, faults: dict[int, Fault]) -> None:
+    def _start_hand(self, bots: Sequence[BotClient], match: Match, faults: dict[int, Fault]) -> None:
         game = match.current
         for seat, bot in enumerate(bots):
             if seat in faults:
@@ -118,7 +119,7 @@ class Referee:
             except BotFault as fault:
                 faults[seat] = fault.at(seat)
 
-    def _play_hand(self, game: Game, bots: list[BotClient], faults: dict[int, Fault],
+    def _play_hand(self, game: Game, bots: Sequence[BotClient], faults: dict[int, Fault],
                    fallback: list[random.Random]) -> None:
         seen = [0] * len(bots)
         while game.outcome is None:
@@ -153,7 +154,8 @@ class Referee:
                                  f"unreadable action {text[:80]!r}: {type(error).__name__}", bot.log_tail())
         game.apply_legal(fallback.choice(game.legal_actions()))
 
-    def _end_hand(self, bots: list[BotClient], match: Match, game: Game, faults: dict[int, Fault]) -> None:
+    def _end_hand(self, bots: Sequence[BotClient], match: Match, game: Game,
+                  faults: dict[int, Fault]) -> None:
         """Tell every clean bot how the hand ended; a fault here is recorded too."""
         outcome = game.outcome
         assert outcome is not None

@@ -25,6 +25,7 @@ import ast
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -200,7 +201,7 @@ def _table(candidate: SandboxedBot, builtins: list[SandboxedBot], seats: int, ro
     return others[:seat] + [candidate] + others[seat:]
 
 
-def _games(referee: Referee, tables: list[list[SandboxedBot]], seeds) -> str | None:
+def _games(referee: Referee, tables: list[list[SandboxedBot]], seeds: Iterable[int]) -> str | None:
     """Play one game per table; the first fault of the candidate (or any copy) as text."""
     for table, seed in zip(tables, seeds):
         result = referee.play(table, seed)

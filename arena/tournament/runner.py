@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import multiprocessing_logging
+import multiprocessing_logging  # type: ignore[import-untyped]
 import yaml
 
 from arena.errors import ArenaError
@@ -511,7 +511,7 @@ class _Pool:
         """The next worker message, or ``None`` after ``timeout``; raises if a worker died."""
         if not self._ready:
             for conn in multiprocessing.connection.wait(self.conns, timeout):
-                self._read(conn)  # type: ignore[arg-type]
+                self._read(conn)
         return self._ready.pop(0) if self._ready else None
 
     def _read(self, conn: Any) -> None:
@@ -573,7 +573,7 @@ def _join_all(processes: list[Any], timeout: float) -> None:
 class _Forward(logging.Handler):
     """Hands a worker's log record to the parent's loggers (hence the tournament log file)."""
 
-    def handle(self, record: logging.LogRecord) -> bool:  # type: ignore[override]
+    def handle(self, record: logging.LogRecord) -> bool:
         logging.getLogger(record.name).handle(record)
         return True
 
