@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterable, Sequence
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, Group, JustifyMethod, RenderableType
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
@@ -179,7 +179,7 @@ def render_outcome(console: Console, game: Game) -> None:
         return
     places = " ".join("/".join(map(str, p)) for p in outcome.places)
     head = f"seat {outcome.winner} wins" if outcome.status == "won" else "drawn game"
-    console.print(f"[bold green]{head}[/] ({outcome.reason}) after {game.decisions} decisions; places: {places}")
+    console.print(f"[bold green]{head}[/] ({outcome.reason.value}) after {game.decisions} decisions; places: {places}")
 
 
 def render_bench(console: Console, results: list[BenchResult]) -> None:
@@ -308,7 +308,7 @@ def render_games(console: Console, records: Iterable[GameRecord]) -> None:
     for record in records:
         table.add_row(
             str(record.game_id), str(record.deal_id), " ".join(record.table),
-            record.winner_bot or "-", finishing_order(record), record.reason,
+            record.winner_bot or "-", finishing_order(record), record.reason.value,
             str(record.decisions), _faults_text(record),
         )
     console.print(table)
@@ -354,7 +354,7 @@ def _h2h_cell(rankings: Rankings, a: str, b: str) -> str:
 
 
 def _faults_text(record: GameRecord) -> str:
-    return ", ".join(f"{f.bot}: {f.code}" for f in record.faults) or "-"
+    return ", ".join(f"{f.bot}: {f.code.name}" for f in record.faults) or "-"
 
 
 # -- the live display of a running tournament ---------------------------------------------

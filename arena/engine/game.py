@@ -26,6 +26,7 @@ from arena.engine.rules import RuleSet
 from arena.engine import chains, moves
 from arena.engine.effects import apply_penalties, apply_table_effects
 from arena.engine.moves import legal_plays
+from arena.engine.outcome import Outcome, OutcomeReason
 
 if TYPE_CHECKING:
     from arena.engine.observation import Observation
@@ -47,16 +48,6 @@ class Pending:
         if self.holds:
             data["holds"] = list(self.holds)
         return data
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended: ``status`` ``won``/``drawn``, ``reason`` ``emptied``/``blocked``/``cap``."""
-
-    status: str
-    reason: str
-    winner: int | None
-    places: tuple[tuple[int, ...], ...]
 
 
 class Event(NamedTuple):
@@ -518,7 +509,7 @@ class Game:
     # -- the end ------------------------------------------------------------------------------
 
     def _win(self, seat: int) -> None:
-        self.outcome = Outcome("won", "emptied", seat, self._places(seat))
+        self.outcome = Outcome("won", OutcomeReason.EMPTIED, seat, self._places(seat))
 
     def _check_end(self) -> None:
         if self.outcome is not None:
@@ -526,7 +517,7 @@ class Game:
         if self.passes_in_row >= self.seats:
             self._blocked()
         elif self.decisions >= self.rules.decision_cap:
-            self.outcome = Outcome("drawn", "cap", None, self._places(None))
+            self.outcome = Outcome("drawn", OutcomeReason.CAP, None, self._places(None))
 
     def score(self, seat: int) -> int:
         """What a seat's hand counts at a blocked game: its cards, or its points (F7)."""
@@ -545,9 +536,9 @@ class Game:
         """S14/C6/F7: the lowest score (fewest cards, or fewest points) wins; a tie is a draw."""
         leaders = self._leaders()
         if len(leaders) == 1:
-            self.outcome = Outcome("won", "blocked", leaders[0], self._places(leaders[0]))
+            self.outcome = Outcome("won", OutcomeReason.BLOCKED, leaders[0], self._places(leaders[0]))
         else:
-            self.outcome = Outcome("drawn", "blocked", None, self._places(None))
+            self.outcome = Outcome("drawn", OutcomeReason.BLOCKED, None, self._places(None))
 
     def _places(self, winner: int | None) -> tuple[tuple[int, ...], ...]:
         """G7: the winner first, the others by lowest score (fewest cards, or points where the

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
-from arena.engine.game import Game, Outcome
+from arena.engine.game import Game
+from arena.engine.outcome import Outcome, OutcomeReason
 from arena.engine.rules import RuleSet
 
 HANDS_CAP_PER_WIN = 4  # a match ends drawn after 4 x wins x seats hands without a winner
@@ -58,7 +60,7 @@ class HandRecord:
     moves: tuple[str, ...]
     outcome: Outcome
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A plain object for storage: the hand can be replayed from ``seed`` and ``lead``."""
         o = self.outcome
         return {"index": self.index, "seed": self.seed, "lead": self.lead, "moves": list(self.moves),
@@ -71,7 +73,7 @@ class MatchOutcome:
     """How a match ended: ``won`` (reason ``wins``) or ``drawn`` (reason ``cap``), with places."""
 
     status: str
-    reason: str
+    reason: OutcomeReason
     winner: int | None
     places: tuple[tuple[int, ...], ...]
     wins: tuple[int, ...]
@@ -119,15 +121,15 @@ class Match:
         if game.outcome.winner is not None:
             self.wins[game.outcome.winner] += 1
         if max(self.wins) >= self.target:
-            self._finish("won", "wins")
+            self._finish("won", OutcomeReason.WINS)
             return None
         if len(self.hands) >= hand_cap(self.rules, self.seats):
-            self._finish("drawn", "cap")
+            self._finish("drawn", OutcomeReason.CAP)
             return None
         self.current = self._deal(index + 1)
         return self.current
 
-    def _finish(self, status: str, reason: str) -> None:
+    def _finish(self, status: str, reason: OutcomeReason) -> None:
         winner = self.wins.index(max(self.wins)) if status == "won" else None
         self.outcome = MatchOutcome(status, reason, winner, self._places(), tuple(self.wins), len(self.hands))
 

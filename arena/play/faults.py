@@ -1,17 +1,23 @@
 """Typed bot failures, after ``chess.engine``'s ``EngineTerminatedError`` family.
 
-A referee maps each :class:`FaultCode` to a game outcome; the sandbox only reports.
+A referee maps each :class:`FaultCode` to a game outcome; the sandbox only reports. One failure
+has one type from the bot to the store: a bot client raises :class:`BotFault`, which becomes the
+game's :class:`Fault` with one call (:meth:`BotFault.at`); the referee records the failures it
+finds itself (an unreadable or illegal action) as a ``Fault`` directly.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 
 from arena.errors import ArenaError
 
 
-class FaultCode(str, Enum):
-    """Why a bot failed; the value is the stable lowercase name stored in game records."""
+class FaultCode(Enum):
+    """Why a bot failed. Game records store the member's name (``TIMEOUT``); the value is the
+    lowercase word error messages print. Not a ``str``: a code written anywhere as text must
+    say which of the two it means."""
 
     TIMEOUT = "timeout"      # over its CPU budget, or the wall-clock watchdog fired
     CRASH = "crash"          # the process died or closed its output
@@ -51,3 +57,23 @@ class BotFault(ArenaError):
         self.log_tail = log_tail
         self.bot = bot
         self.returncode = returncode
+
+    def at(self, seat: int) -> Fault:
+        """This failure as the :class:`Fault` of the bot playing ``seat``."""
+        return Fault(seat, self.bot, self.code, self.detail, self.log_tail)
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A bot's failure in one game: its seat, the bot's name, how (``code``), what (``detail``),
+    and the bot's last log lines.
+
+    The referee knows seats, not names: its faults name the bot as the bot client did (or
+    ``""``), and the game's record names every faulty seat's bot from the table.
+    """
+
+    seat: int
+    bot: str
+    code: FaultCode
+    detail: str
+    log_tail: str = ""

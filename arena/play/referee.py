@@ -17,28 +17,30 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from arena.engine.actions import Play
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.engine.game import Game
 from arena.engine.match import Match
 from arena.engine.observation import wire_observation
+from arena.engine.outcome import OutcomeReason
 from arena.engine.rules import RuleSet
-from arena.play.faults import BotFault, FaultCode
+from arena.play.faults import BotFault, Fault, FaultCode
 
 
 class BotClient(Protocol):
     """What the referee needs of a bot (``SandboxedBot`` implements it)."""
 
-    def start_game(self, info: dict) -> None:
+    def start_game(self, info: dict[str, Any]) -> None:
         """Send the start message; raise BotFault on failure."""
 
-    def act(self, message: dict) -> str:
+    def act(self, message: dict[str, Any]) -> str:
         """Send an observation; return the action text or raise BotFault."""
 
-    def end_game(self, result: dict) -> None:
+    def end_game(self, result: dict[str, Any]) -> None:
         """Send the end message; raise BotFault on failure."""
 
     def close_game(self) -> None:
@@ -48,29 +50,23 @@ class BotClient(Protocol):
         """The bot's last log lines."""
 
 
-@dataclass(frozen=True)
-class SeatFault:
-    """A bot failure in one game: seat, code name (``TIMEOUT``...), detail, the bot's last log lines."""
-
-    seat: int
-    code: str
-    detail: str
-    log_tail: str = ""
-
-
 @dataclass
 class GameResult:
-    """What one played game produced, ready for storage."""
+    """What one played game produced: the outcome, the moves, the faults, the last hand's Game.
+
+    It knows seats, not the schedule: :func:`arena.tournament.worker.to_record` adds the game's
+    identity and table to make the stored :class:`~arena.tournament.records.GameRecord`.
+    """
 
     places: tuple[tuple[int, ...], ...]
     winner: int | None
-    reason: str
+    reason: OutcomeReason
     decisions: int
     duration_s: float
     moves: tuple[str, ...]
-    faults: tuple[SeatFault, ...] = ()
+    faults: tuple[Fault, ...] = ()
     game: Game | None = field(default=None, repr=False)  # the last hand played
-    hands: tuple[dict, ...] = ()  # every hand of a match (HandRecord.to_json()); () for one hand
+    hands: tuple[dict[str, Any], ...] = ()  # every hand of a match (HandRecord.to_json()); () for one hand
 
 
 def seat_seed(deal_seed: int, seat: int, purpose: str) -> int:
@@ -86,7 +82,7 @@ class Referee:
         self.rules = rules
         self._rules_info = {"name": rules.name, "settings": rules.settings}
 
-    def play(self, bots: list[BotClient], deal_seed: int) -> GameResult:
+    def play(self, bots: Sequence[BotClient], deal_seed: int) -> GameResult:
         """Play one game, ``bots[i]`` in seat ``i``, dealt from ``deal_seed``.
 
         A rule set played as a match (``match: {wins: N}``) plays hands until a seat has won N;
@@ -96,7 +92,7 @@ class Referee:
         """
         start = time.perf_counter()
         match = Match.new(self.rules, len(bots), deal_seed)
-        faults: dict[int, SeatFault] = {}
+        faults: dict[int, Fault] = {}
         fallback = [random.Random(seat_seed(deal_seed, s, "fallback")) for s in range(len(bots))]
         try:
             while True:
@@ -111,7 +107,7 @@ class Referee:
                 bot.close_game()
         return self._result(match, faults, time.perf_counter() - start)
 
-    def _start_hand(self, bots: list[BotClient], match: Match, faults: dict[int, SeatFault]) -> None:
+    def _start_hand(self, bots: Sequence[BotClient], match: Match, faults: dict[int, Fault]) -> None:
         game = match.current
         for seat, bot in enumerate(bots):
             if seat in faults:
@@ -121,9 +117,9 @@ class Referee:
             try:
                 bot.start_game(info)
             except BotFault as fault:
-                faults[seat] = _from_bot_fault(seat, fault)
+                faults[seat] = fault.at(seat)
 
-    def _play_hand(self, game: Game, bots: list[BotClient], faults: dict[int, SeatFault],
+    def _play_hand(self, game: Game, bots: Sequence[BotClient], faults: dict[int, Fault],
                    fallback: list[random.Random]) -> None:
         seen = [0] * len(bots)
         while game.outcome is None:
@@ -137,7 +133,7 @@ class Referee:
                 self._ask(game, bots[seat], seat, seen, faults, fallback[seat])
 
     def _ask(self, game: Game, bot: BotClient, seat: int, seen: list[int],
-             faults: dict[int, SeatFault], fallback: random.Random) -> None:
+             faults: dict[int, Fault], fallback: random.Random) -> None:
         """One decision by a bot; a failure records the fault and the fallback moves instead."""
         message = {"obs": wire_observation(game, seat, seen[seat])}
         seen[seat] = len(game.history)
@@ -146,19 +142,20 @@ class Referee:
             game.apply(text)
             return
         except BotFault as fault:
-            faults[seat] = _from_bot_fault(seat, fault)
+            faults[seat] = fault.at(seat)
         except InvalidActionError as error:
-            faults[seat] = SeatFault(seat, FaultCode.INVALID.name, f"unreadable action {text[:80]!r}: {str(error)[:200]}", bot.log_tail())
+            faults[seat] = Fault(seat, "", FaultCode.INVALID,
+                                 f"unreadable action {text[:80]!r}: {str(error)[:200]}", bot.log_tail())
         except IllegalActionError as error:
-            faults[seat] = SeatFault(seat, FaultCode.ILLEGAL.name, f"{repr(error.action)[:120]}: {error.reason}",
-                                     bot.log_tail())
+            faults[seat] = Fault(seat, "", FaultCode.ILLEGAL, f"{repr(error.action)[:120]}: {error.reason}",
+                                 bot.log_tail())
         except Exception as error:  # whatever a reply does to the parser, it is the seat's fault
-            faults[seat] = SeatFault(seat, FaultCode.INVALID.name,
-                                     f"unreadable action {text[:80]!r}: {type(error).__name__}",
-                                     bot.log_tail())
+            faults[seat] = Fault(seat, "", FaultCode.INVALID,
+                                 f"unreadable action {text[:80]!r}: {type(error).__name__}", bot.log_tail())
         game.apply_legal(fallback.choice(game.legal_actions()))
 
-    def _end_hand(self, bots: list[BotClient], match: Match, game: Game, faults: dict[int, SeatFault]) -> None:
+    def _end_hand(self, bots: Sequence[BotClient], match: Match, game: Game,
+                  faults: dict[int, Fault]) -> None:
         """Tell every clean bot how the hand ended; a fault here is recorded too."""
         outcome = game.outcome
         assert outcome is not None
@@ -170,9 +167,9 @@ class Referee:
             try:
                 bot.end_game(summary)
             except BotFault as fault:
-                faults[seat] = _from_bot_fault(seat, fault)
+                faults[seat] = fault.at(seat)
 
-    def _result(self, match: Match, faults: dict[int, SeatFault], duration: float) -> GameResult:
+    def _result(self, match: Match, faults: dict[int, Fault], duration: float) -> GameResult:
         outcome = match.outcome
         assert outcome is not None
         places, winner = outcome.places, outcome.winner
@@ -192,8 +189,3 @@ def demote(places: tuple[tuple[int, ...], ...], faulty: set[int]) -> tuple[tuple
     """The places with the faulty seats removed and put together in a last place."""
     clean = tuple(t for t in (tuple(s for s in p if s not in faulty) for p in places) if t)
     return clean + (tuple(sorted(faulty)),)
-
-
-def _from_bot_fault(seat: int, fault: BotFault) -> SeatFault:
-    return SeatFault(seat, fault.code.name, fault.detail, fault.log_tail)
-

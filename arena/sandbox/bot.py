@@ -6,7 +6,7 @@ import json
 import signal
 import time
 from types import TracebackType
-from typing import Iterable
+from typing import Any, Iterable
 
 from arena.sandbox import confine
 from arena.sandbox.channel import ChannelClosed, ReplyTooLong
@@ -52,7 +52,7 @@ class SandboxedBot:
         """The game process's pid (in the referee's PID namespace) while it runs."""
         return self._game.pid if self._game else None
 
-    def start_game(self, info: dict) -> None:
+    def start_game(self, info: dict[str, Any]) -> None:
         """Send ``start``, in a fresh game process unless one is open for this match.
 
         Raises :class:`BotFault` (``INIT_FAIL``, or ``MEMORY``) if no ``ok`` arrives within
@@ -71,7 +71,7 @@ class SandboxedBot:
             raise self._as_init_fail(fault) from None
         self._bank_left = self.limits.bank
 
-    def act(self, message: dict) -> str:
+    def act(self, message: dict[str, Any]) -> str:
         """Send ``act`` with ``message`` (``{"obs": ...}``); return the reply text, stripped.
 
         Raises :class:`BotFault` with ``TIMEOUT``, ``CRASH``, ``MEMORY`` or ``INVALID``.
@@ -88,7 +88,7 @@ class SandboxedBot:
         self._bank_left -= max(0.0, used - self.limits.move_time)
         return self._action(line)
 
-    def end_game(self, result: dict) -> None:
+    def end_game(self, result: dict[str, Any]) -> None:
         """Send ``end``; wait for ``ok``. A fault is raised (and the process killed)."""
         if self._game is None:
             return
@@ -154,7 +154,7 @@ class SandboxedBot:
 
     # -- one exchange ----------------------------------------------------------------
 
-    def _request(self, message: dict, deadline: float, cpu_limit: float | None = None,
+    def _request(self, message: dict[str, Any], deadline: float, cpu_limit: float | None = None,
                  allowance: str = "") -> bytes:
         """Send one message and return the reply line; any failure is a :class:`BotFault`.
 
@@ -204,7 +204,7 @@ class SandboxedBot:
         used, proc.charged = now - proc.charged, now
         return used
 
-    def _expect_ok(self, message: dict, deadline: float, hook: str) -> None:
+    def _expect_ok(self, message: dict[str, Any], deadline: float, hook: str) -> None:
         """A request whose only good answer is ``ok``, within ``limits.hook_time`` of CPU."""
         proc = self._running()
         line = self._request(message, deadline, proc.charged + self.limits.hook_time,

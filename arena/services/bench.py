@@ -80,7 +80,7 @@ def bench_openspiel(games: int, seats: int, seed: int = 0) -> BenchResult:
     """OpenSpiel's C++ ``crazy_eights`` (max_draw_cards=3, no reshuffle) under a uniform random
     policy driven from Python, chance nodes (the deal) sampled the same way."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         raise PeerUnavailable(f"open-spiel is not installed; install it with: {OPENSPIEL_INSTALL}") from None
     game = pyspiel.load_game("crazy_eights", {"players": seats, "max_draw_cards": 3, "reshuffle": False})

@@ -153,7 +153,7 @@ def _tally(plan: Plan, records: Iterable[GameRecord], seed: int) -> DuelResult:
         else:
             tallies[record.winner_bot].wins += 1
         for fault in record.faults:
-            tallies[fault.bot].faults[fault.code] += 1
+            tallies[fault.bot].faults[fault.code.name] += 1
             faults.append(fault)
     return DuelResult(plan.rules.name, plan.config.seats, games, draws, list(tallies.values()),
                       seed, tuple(faults))

@@ -25,6 +25,7 @@ import ast
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -202,7 +203,7 @@ def _games(referee: Referee, seating: Seating, tables: list[tuple[str, ...]],
         result = referee.play(seating.seat(table), seed)
         for fault in result.faults:
             if table[fault.seat] == CANDIDATE:
-                return _describe(fault.code, f"seat {fault.seat}, game seed {seed}: {fault.detail}",
+                return _describe(fault.code.name, f"seat {fault.seat}, game seed {seed}: {fault.detail}",
                                  fault.log_tail)
     return None
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from arena.play.faults import FaultCode
 from arena.tournament.records import GameRecord
 
 FAULTS_IN_A_ROW = 3
@@ -23,7 +24,7 @@ FAULTS_IN_A_ROW = 3
 @dataclass
 class _Streak:
     games: list[int] = field(default_factory=list)
-    codes: list[str] = field(default_factory=list)
+    codes: list[FaultCode] = field(default_factory=list)
 
 
 class Discipline:
@@ -60,5 +61,5 @@ class Discipline:
 
     def _reason(self, streak: _Streak) -> str:
         games = ", ".join(str(g) for g in streak.games[-self.limit:])
-        codes = ", ".join(streak.codes[-self.limit:])
+        codes = ", ".join(code.name for code in streak.codes[-self.limit:])
         return f"{self.limit} faulty games in a row (games {games}: {codes})"

@@ -22,8 +22,12 @@ The ``--json`` output of the CLI:
   game; ``seed`` is the tournament's seed (``null`` when the store does not record it).
 * :func:`games_json`: ``[{"id", "seats", "winner", "places", "reason", "decisions", "faults"}]``
   where ``seats`` are the bot names in seat order, ``winner`` the winning bot or ``null``,
-  ``places`` the G7 seat groups (``[[1], [0, 3], [2]]``) and ``faults`` a list of
-  ``{"seat", "bot", "code", "detail"}``.
+  ``places`` the G7 seat groups (``[[1], [0, 3], [2]]``), ``reason`` the outcome reason's text
+  and ``faults`` a list of ``{"seat", "bot", "code", "detail"}`` (``code`` a fault code's name,
+  ``TIMEOUT``).
+
+Every game row and game object is built from :meth:`GameRecord.to_dict`, the record's one
+serialisation (the same text the store holds).
 """
 
 from __future__ import annotations
@@ -140,20 +144,22 @@ def rankings_json(rankings: Rankings) -> dict[str, Any]:
 
 def games_json(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
     """Games as JSON data (shape in the module docstring)."""
-    return [
-        {
-            "id": r.game_id,
-            "seats": list(r.table),
-            "winner": r.winner_bot,
-            "places": [list(group) for group in r.places],
-            "reason": r.reason,
-            "decisions": r.decisions,
-            "faults": [
-                {"seat": f.seat, "bot": f.bot, "code": f.code, "detail": f.detail} for f in r.faults
-            ],
-        }
-        for r in records
-    ]
+    return [_game_json(record) for record in records]
+
+
+def _game_json(record: GameRecord) -> dict[str, Any]:
+    """One game of :func:`games_json`: a selection of the record's :meth:`GameRecord.to_dict`."""
+    data = record.to_dict()
+    return {
+        "id": data["game_id"],
+        "seats": data["table"],
+        "winner": record.winner_bot,
+        "places": data["places"],
+        "reason": data["reason"],
+        "decisions": data["decisions"],
+        "faults": [{key: fault[key] for key in ("seat", "bot", "code", "detail")}
+                   for fault in data["faults"]],
+    }
 
 
 def _standing_json(standing: Standing) -> dict[str, Any]:

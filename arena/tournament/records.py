@@ -6,8 +6,12 @@ first, each a tuple of seats that share it, e.g. ``((1,), (0, 3), (2,))``. Place
 from it use competition ranking ("1224"): tied seats share the better place and the next place is
 skipped, so a bot placed last is always place ``len(table)``.
 
-``to_json``/``from_json`` give a lossless JSON form (used for worker-to-parent messages, exports
-and tests).
+A record holds typed values: its ``reason`` is an :class:`~arena.engine.outcome.OutcomeReason`
+and each fault's ``code`` a :class:`~arena.play.faults.FaultCode`. :meth:`GameRecord.to_dict` and
+:meth:`GameRecord.from_dict` are the one serialisation of a record, used by the worker pipe, the
+store's columns and the exports: a reason as its text (``"emptied"``), a fault code as its name
+(``"TIMEOUT"``); a text that names no reason or code is a :class:`RecordError` naming it.
+``to_json``/``from_json`` are the same data as one line of JSON.
 """
 
 from __future__ import annotations
@@ -16,18 +20,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.engine.outcome import OutcomeReason
+from arena.play.faults import Fault, FaultCode
 from arena.tournament.errors import RecordError
 
-
-@dataclass(frozen=True)
-class Fault:
-    """A bot's failure in one game (timeout, crash, protocol error, ...); ``code`` names the kind."""
-
-    seat: int
-    bot: str
-    code: str
-    detail: str
-    log_tail: str = ""
+__all__ = ["Fault", "GameRecord"]
 
 
 @dataclass(frozen=True)
@@ -35,8 +32,8 @@ class GameRecord:
     """The result of one finished game; see the module docstring for ``places``.
 
     ``winner`` is the winning seat or ``None`` (drawn or blocked game); ``reason`` says how the game
-    ended ('emptied', 'blocked', 'cap', 'fault', ...); ``moves`` are the action texts in order,
-    forced ones included; ``hands`` holds per-hand details for multi-hand matches.
+    ended; ``moves`` are the action texts in order, forced ones included; ``hands`` holds per-hand
+    details for multi-hand matches (:meth:`arena.engine.match.HandRecord.to_json`).
     """
 
     game_id: int
@@ -45,7 +42,7 @@ class GameRecord:
     deal_seed: int
     places: tuple[tuple[int, ...], ...]
     winner: int | None
-    reason: str
+    reason: OutcomeReason
     decisions: int
     duration_s: float
     faults: tuple[Fault, ...] = ()
@@ -53,6 +50,7 @@ class GameRecord:
     hands: tuple[dict[str, Any], ...] = field(default=(), hash=False)
 
     def __post_init__(self) -> None:
+        _check_types(self)
         _check_places(self)
         _check_winner(self)
         _check_faults(self)
@@ -89,29 +87,31 @@ class GameRecord:
             "deal_seed": self.deal_seed,
             "places": [list(group) for group in self.places],
             "winner": self.winner,
-            "reason": self.reason,
+            "reason": self.reason.value,
             "decisions": self.decisions,
             "duration_s": self.duration_s,
-            "faults": [fault_to_dict(fault) for fault in self.faults],
+            "faults": [_fault_to_dict(fault) for fault in self.faults],
             "moves": list(self.moves),
             "hands": [dict(hand) for hand in self.hands],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
-        """Rebuild a record from :meth:`to_dict` output; raises :class:`RecordError` if malformed."""
+        """Rebuild a record from :meth:`to_dict` output; raises :class:`RecordError` if malformed
+        (an unknown reason or fault code is named)."""
         try:
+            game_id = int(data["game_id"])
             return cls(
-                game_id=int(data["game_id"]),
+                game_id=game_id,
                 deal_id=int(data["deal_id"]),
                 table=tuple(str(name) for name in data["table"]),
                 deal_seed=int(data["deal_seed"]),
                 places=tuple(tuple(int(s) for s in group) for group in data["places"]),
                 winner=None if data["winner"] is None else int(data["winner"]),
-                reason=str(data["reason"]),
+                reason=_reason(game_id, data["reason"]),
                 decisions=int(data["decisions"]),
                 duration_s=float(data["duration_s"]),
-                faults=tuple(fault_from_dict(f) for f in data.get("faults", ())),
+                faults=tuple(_fault_from_dict(game_id, f) for f in data.get("faults", ())),
                 moves=tuple(str(m) for m in data.get("moves", ())),
                 hands=tuple(dict(h) for h in data.get("hands") or ()),
             )
@@ -136,26 +136,51 @@ class GameRecord:
         return cls.from_dict(data)
 
 
-def fault_to_dict(fault: Fault) -> dict[str, Any]:
-    """A JSON-ready dict of a :class:`Fault`."""
+def _fault_to_dict(fault: Fault) -> dict[str, Any]:
     return {
         "seat": fault.seat,
         "bot": fault.bot,
-        "code": fault.code,
+        "code": fault.code.name,
         "detail": fault.detail,
         "log_tail": fault.log_tail,
     }
 
 
-def fault_from_dict(data: dict[str, Any]) -> Fault:
-    """Rebuild a :class:`Fault` from :func:`fault_to_dict` output."""
+def _fault_from_dict(game_id: int, data: dict[str, Any]) -> Fault:
     return Fault(
         seat=int(data["seat"]),
         bot=str(data["bot"]),
-        code=str(data["code"]),
+        code=_code(game_id, data["code"]),
         detail=str(data["detail"]),
         log_tail=str(data.get("log_tail", "")),
     )
+
+
+def _reason(game_id: int, text: Any) -> OutcomeReason:
+    try:
+        return OutcomeReason(text)
+    except ValueError:
+        known = ", ".join(r.value for r in OutcomeReason)
+        raise RecordError(
+            f"game {game_id}: unknown outcome reason {text!r} (expected one of {known})"
+        ) from None
+
+
+def _code(game_id: int, text: Any) -> FaultCode:
+    member = FaultCode.__members__.get(text) if isinstance(text, str) else None
+    if member is None:
+        known = ", ".join(FaultCode.__members__)
+        raise RecordError(f"game {game_id}: unknown fault code {text!r} (expected one of {known})")
+    return member
+
+
+def _check_types(record: GameRecord) -> None:
+    """The reason and the fault codes are the engine's enums, never their bare texts."""
+    if not isinstance(record.reason, OutcomeReason):
+        raise RecordError(f"game {record.game_id}: reason {record.reason!r} is not an OutcomeReason")
+    for fault in record.faults:
+        if not isinstance(fault.code, FaultCode):
+            raise RecordError(f"game {record.game_id}: fault code {fault.code!r} is not a FaultCode")
 
 
 def _check_places(record: GameRecord) -> None:

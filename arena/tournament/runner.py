@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import multiprocessing_logging  # type: ignore[import-untyped]
+import multiprocessing_logging
 
 from arena.errors import ArenaError
 from arena.sandbox import check_isolation
@@ -73,6 +73,23 @@ TOP = 5                 # bots in Progress.leaders
 
 class TournamentError(ArenaError):
     """The run cannot go on (a worker died or hit a bug); finished games are kept."""
+
+
+@dataclass
+class LiveTally:
+    """One bot's running counts for the live table, fed each committed game."""
+
+    games: int = 0
+    wins: int = 0
+    place_sum: int = 0   # the sum of its 1-based places: divided by games, its mean place
+    faults: int = 0      # games in which it faulted
+
+    def count(self, won: bool, place: int, faulted: bool) -> None:
+        """Add one game of the bot."""
+        self.games += 1
+        self.wins += won
+        self.place_sum += place
+        self.faults += faulted
 
 
 @dataclass(frozen=True)
@@ -278,7 +295,7 @@ class _Run:
         # No bot can fault more games in a row than there are: such a limit never disqualifies.
         limit = FAULTS_IN_A_ROW if disqualify else self.total + 1
         self.discipline = Discipline(limit, disqualified=store.disqualified())
-        self.counts: dict[str, list[int]] = {b: [0, 0, 0, 0] for b in plan.config.bot_names}
+        self.tallies = {bot: LiveTally() for bot in plan.config.bot_names}
         self.faulty_games = 0
         self.stored, self.skipped, self.played = 0, 0, 0
         self.next_commit, self.next_dispatch = 0, 0
@@ -293,7 +310,7 @@ class _Run:
     # -- state from the store --------------------------------------------------------------
 
     def _replay_stored(self) -> None:
-        """Rebuild counts and disqualifications from the stored games (resume)."""
+        """Rebuild the tallies and disqualifications from the stored games (resume)."""
         for record in self.store.games():
             self._count(record)
         self._advance()
@@ -373,7 +390,7 @@ class _Run:
         if kind == "error":
             raise TournamentError(f"worker {worker} failed; finished games are kept: "
                                   f"{payload.strip().splitlines()[-1]}")
-        record: GameRecord = payload
+        record = GameRecord.from_dict(payload)
         if record.game_id not in self.in_flight:
             return  # dropped: its table got a disqualified bot while it was played
         self.in_flight.discard(record.game_id)
@@ -406,16 +423,13 @@ class _Run:
         self._notify(force=True)
 
     def _count(self, record: GameRecord) -> None:
-        """Feed one stored game (in schedule order) to the live counts and the discipline."""
+        """Feed one stored game (in schedule order) to the live tallies and the discipline."""
         self.stored += 1
         self.faulty_games += bool(record.faults)
         faulty = record.faulty_bots()
         for seat, place in enumerate(record.seat_places()):
-            games_wins_places_faults = self.counts[record.table[seat]]
-            games_wins_places_faults[0] += 1
-            games_wins_places_faults[1] += seat == record.winner
-            games_wins_places_faults[2] += place
-            games_wins_places_faults[3] += record.table[seat] in faulty
+            bot = record.table[seat]
+            self.tallies[bot].count(seat == record.winner, place, bot in faulty)
         for bot, reason in self.discipline.apply(record).items():
             self._notice = f"{bot} is disqualified: {reason}; its remaining games are not played"
             log.warning("%s", self._notice)
@@ -442,7 +456,8 @@ class _Run:
 
     def leaders(self, count: int = TOP) -> tuple[Leader, ...]:
         """The current top of the live table (see :class:`Leader`)."""
-        lines = [Leader(bot, *counts, self.discipline.is_out(bot)) for bot, counts in self.counts.items()]
+        lines = [Leader(bot, t.games, t.wins, t.place_sum, t.faults, self.discipline.is_out(bot))
+                 for bot, t in self.tallies.items()]
         lines.sort(key=Leader.sort_key)
         return tuple(lines[:count])
 

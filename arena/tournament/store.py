@@ -33,8 +33,10 @@ from typing import Any
 
 from arena.errors import ConfigError
 from arena.tournament.config import TournamentConfig
-from arena.tournament.errors import ConfigChangedError, DuplicateGameError, StoreError, StoreWriteError
-from arena.tournament.records import GameRecord, fault_from_dict, fault_to_dict
+from arena.tournament.errors import (
+    ConfigChangedError, DuplicateGameError, RecordError, StoreError, StoreWriteError,
+)
+from arena.tournament.records import GameRecord
 
 SCHEMA_VERSION = 1
 
@@ -60,10 +62,20 @@ CREATE TABLE IF NOT EXISTS games (
     finished_at TEXT NOT NULL);
 """
 
-_GAME_COLUMNS = (
-    "game_id, deal_id, seats, deal_seed, places, winner, winner_bot, reason, decisions, "
-    "duration_s, faults, moves, hands, finished_at"
+# The games table keeps one column per record field (for queries, and so that stores written
+# before stay readable); each column holds the field's value in GameRecord.to_dict, the record's
+# one serialisation, and the record is rebuilt with GameRecord.from_dict. Column -> dict key:
+_RECORD_COLUMNS = {
+    "game_id": "game_id", "deal_id": "deal_id", "seats": "table", "deal_seed": "deal_seed",
+    "places": "places", "winner": "winner", "reason": "reason", "decisions": "decisions",
+    "duration_s": "duration_s", "faults": "faults", "moves": "moves", "hands": "hands",
+}
+_JSON_KEYS = frozenset({"table", "places", "faults", "moves", "hands"})  # stored as JSON text
+_ORDER = (
+    "game_id", "deal_id", "seats", "deal_seed", "places", "winner", "winner_bot", "reason",
+    "decisions", "duration_s", "faults", "moves", "hands", "finished_at",
 )
+_GAME_COLUMNS = ", ".join(_ORDER)
 
 
 @dataclass(frozen=True)
@@ -206,7 +218,7 @@ class Store:
         """The stored game ``game_id``, or ``None`` if it is not stored."""
         sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?"
         rows = self._read(sql, (game_id,), f"read game {game_id}")
-        return _record_from_row(rows[0]) if rows else None
+        return self._record(rows[0]) if rows else None
 
     def finished_games(self) -> Iterator[tuple[GameRecord, str]]:
         """Every stored game with its finishing time (ISO 8601, UTC), in ``game_id`` order."""
@@ -219,7 +231,7 @@ class Store:
             if not rows:
                 return
             for row in rows:
-                yield _record_from_row(row), row[-1]
+                yield self._record(row), row[-1]
 
     # -- disqualification --------------------------------------------------------------------
 
@@ -240,6 +252,13 @@ class Store:
         return dict(self._read(sql, (), "read disqualified bots"))
 
     # -- internals ---------------------------------------------------------------------------
+
+    def _record(self, row: tuple[Any, ...]) -> GameRecord:
+        """A stored row as its record; a row that is no valid record is a one-line StoreError."""
+        try:
+            return _record_from_row(row)
+        except (RecordError, json.JSONDecodeError) as exc:
+            raise StoreError(f"{self.path}: cannot read a stored game: {exc}") from exc
 
     def _prepare(self, readonly: bool) -> None:
         if readonly:
@@ -393,38 +412,25 @@ def _dumps(data: Any) -> str:
 
 
 def _game_row(record: GameRecord, finished_at: datetime) -> tuple[Any, ...]:
-    return (
-        record.game_id,
-        record.deal_id,
-        _dumps(list(record.table)),
-        record.deal_seed,
-        _dumps([list(group) for group in record.places]),
-        record.winner,
-        record.winner_bot,
-        record.reason,
-        record.decisions,
-        record.duration_s,
-        _dumps([fault_to_dict(fault) for fault in record.faults]),
-        _dumps(list(record.moves)),
-        _dumps([dict(hand) for hand in record.hands]) if record.hands else None,
-        finished_at.isoformat(),
-    )
+    """The row of ``record`` in :data:`_ORDER`, built from its :meth:`GameRecord.to_dict`."""
+    data = record.to_dict()
+    row = {column: _column(key, data[key]) for column, key in _RECORD_COLUMNS.items()}
+    row["winner_bot"] = record.winner_bot  # derived, kept for queries
+    row["finished_at"] = finished_at.isoformat()
+    return tuple(row[column] for column in _ORDER)
+
+
+def _column(key: str, value: Any) -> Any:
+    if key == "hands" and not value:
+        return None  # a one-hand game: no per-hand details (NULL, as stores have always held)
+    return _dumps(value) if key in _JSON_KEYS else value
 
 
 def _record_from_row(row: tuple[Any, ...]) -> GameRecord:
-    (game_id, deal_id, seats, seed, places, winner, _bot, reason, decisions, duration,
-     faults, moves, hands, _at) = row
-    return GameRecord(
-        game_id=game_id,
-        deal_id=deal_id,
-        table=tuple(json.loads(seats)),
-        deal_seed=seed,
-        places=tuple(tuple(group) for group in json.loads(places)),
-        winner=winner,
-        reason=reason,
-        decisions=decisions,
-        duration_s=duration,
-        faults=tuple(fault_from_dict(f) for f in json.loads(faults)),
-        moves=tuple(json.loads(moves)),
-        hands=tuple(json.loads(hands)) if hands else (),
-    )
+    """Rebuild a stored row's record with :meth:`GameRecord.from_dict`."""
+    data: dict[str, Any] = {}
+    for column, value in zip(_ORDER, row):
+        key = _RECORD_COLUMNS.get(column)
+        if key is not None:
+            data[key] = json.loads(value) if key in _JSON_KEYS and value is not None else value
+    return GameRecord.from_dict(data)

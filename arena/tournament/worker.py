@@ -16,7 +16,8 @@ whether bots are trusted) arrives through pickling. A worker never touches the r
 * Log records go to the parent through a queue (one log file per tournament).
 
 The parent sends one :class:`ScheduledGame` at a time on the worker's pipe (``None``: finish);
-the worker answers ``("game", worker, GameRecord)`` per finished game, or
+the worker answers ``("game", worker, record.to_dict())`` per finished game (the record's one
+serialisation: :meth:`GameRecord.from_dict` rebuilds it), or
 ``("error", worker, text)`` when it cannot go on (a bug; bot failures are game outcomes).
 """
 
@@ -28,7 +29,7 @@ import logging.handlers
 import os
 import signal
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from arena.play.referee import GameResult, Referee
@@ -36,7 +37,7 @@ from arena.engine.rules import build_rules
 from arena.sandbox import BotSpec, Limits
 from arena.sandbox.runtime import release_runtime
 from arena.sandbox.seating import Seating
-from arena.tournament.records import Fault, GameRecord
+from arena.tournament.records import GameRecord
 from arena.tournament.schedule import ScheduledGame
 
 log = logging.getLogger("arena.tournament.worker")
@@ -101,7 +102,7 @@ def _serve(player: _Player, conn: Any) -> None:
         game = conn.recv()
         if game is None:
             return
-        conn.send(("game", player.setup.index, player.play(game)))
+        conn.send(("game", player.setup.index, player.play(game).to_dict()))
 
 
 class _Player:
@@ -123,10 +124,11 @@ class _Player:
 
 
 def to_record(game: ScheduledGame, result: GameResult) -> GameRecord:
-    """The raw record of a played game (faults name the bot in the faulty seat)."""
-    faults = tuple(
-        Fault(f.seat, game.table[f.seat], f.code, f.detail, f.log_tail) for f in result.faults
-    )
+    """The raw record of a played game: the schedule's identity and table, the referee's result.
+
+    The referee knows seats, not names: each fault gets the name of the bot at its seat.
+    """
+    faults = tuple(replace(fault, bot=game.table[fault.seat]) for fault in result.faults)
     return GameRecord(
         game_id=game.game_id, deal_id=game.deal_id, table=game.table, deal_seed=game.deal_seed,
         places=result.places, winner=result.winner, reason=result.reason,

@@ -89,7 +89,7 @@ def play_tournament(runs: Runs, config: Path, home: Path, name: str, where: str 
         for game in store.games():
             runs.add_games(where, game.table)
             for fault in game.faults:
-                runs.faults.append(Found(where, fault.bot, fault.code,
+                runs.faults.append(Found(where, fault.bot, fault.code.name,
                                          f"{fault.detail}\n{fault.log_tail}"))
 
 
@@ -105,7 +105,7 @@ def play_duel(runs: Runs, paths: list[Path], home: Path, games: int = 2, seats: 
     for tally in result.tallies:
         runs.games[("duel", tally.name)] = runs.played(tally.name, "duel") + tally.games
     for fault in result.faults:
-        runs.faults.append(Found("duel", fault.bot, fault.code, f"{fault.detail}\n{fault.log_tail}"))
+        runs.faults.append(Found("duel", fault.bot, fault.code.name, f"{fault.detail}\n{fault.log_tail}"))
 
 
 def submit(runs: Runs, path: Path, home: Path) -> ValidationReport:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.play.referee import Referee
 from arena.engine.rules import load_rules
-from arena.sandbox import BotSpec, Limits, SandboxedBot
+from arena.sandbox import BotSpec, FaultCode, Limits, SandboxedBot
 
 HOSTILE_WORDS = '''
 class Bot:
@@ -44,7 +44,7 @@ def test_a_lone_surrogate_in_a_fault_is_stored_and_read_back(tmp_path: Path) -> 
         for bot in bots:
             bot.close()
     fault = result.faults[0]
-    assert fault.code == "INVALID" and "\\ud800" in fault.detail
+    assert fault.code is FaultCode.INVALID and "\\ud800" in fault.detail
     # valid text, whatever the bot sent: the store's SQLite accepts it and gives it back
     with sqlite3.connect(":memory:") as db:
         assert db.execute("select ?", (fault.detail,)).fetchone()[0] == fault.detail

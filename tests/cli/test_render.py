@@ -7,6 +7,8 @@ import json
 
 from rich.console import Console
 
+from arena.engine.outcome import OutcomeReason
+from arena.play.faults import FaultCode
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import Fault, GameRecord
 from arena.cli.render import render_games, render_head_to_head, render_rankings
@@ -46,10 +48,10 @@ RANKINGS = Rankings(
 )
 
 GAMES = [
-    GameRecord(0, 0, ("greedy", "random", "flaky"), 5, ((1,), (0, 2)), 1, "emptied", 31, 0.2),
+    GameRecord(0, 0, ("greedy", "random", "flaky"), 5, ((1,), (0, 2)), 1, OutcomeReason.EMPTIED, 31, 0.2),
     GameRecord(
-        1, 0, ("random", "flaky", "greedy"), 5, ((0, 2), (1,)), None, "fault", 8, 0.1,
-        faults=(Fault(1, "flaky", "timeout", "no reply in 1.0 s", "log"),),
+        1, 0, ("random", "flaky", "greedy"), 5, ((0, 2), (1,)), None, OutcomeReason.BLOCKED, 8, 0.1,
+        faults=(Fault(1, "flaky", FaultCode.TIMEOUT, "no reply in 1.0 s", "log"),),
     ),
 ]
 
@@ -86,7 +88,7 @@ def test_games_list():
     assert cells(con.file.getvalue()) == [
         ["id", "deal", "seats", "winner", "finishing order", "reason", "decisions", "faults"],
         ["0", "0", "greedy random flaky", "random", "random > greedy = flaky", "emptied", "31", "-"],
-        ["1", "0", "random flaky greedy", "-", "random = greedy > flaky", "fault", "8", "flaky: timeout"],
+        ["1", "0", "random flaky greedy", "-", "random = greedy > flaky", "blocked", "8", "flaky: TIMEOUT"],
     ]
 
 
@@ -108,6 +110,6 @@ def test_games_json_shape_is_exact():
         {"id": 0, "seats": ["greedy", "random", "flaky"], "winner": "random", "places": [[1], [0, 2]],
          "reason": "emptied", "decisions": 31, "faults": []},
         {"id": 1, "seats": ["random", "flaky", "greedy"], "winner": None, "places": [[0, 2], [1]],
-         "reason": "fault", "decisions": 8,
-         "faults": [{"seat": 1, "bot": "flaky", "code": "timeout", "detail": "no reply in 1.0 s"}]},
+         "reason": "blocked", "decisions": 8,
+         "faults": [{"seat": 1, "bot": "flaky", "code": "TIMEOUT", "detail": "no reply in 1.0 s"}]},
     ]

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from process_helpers import bot_processes, command_line, descendants, orphaned_bot_processes, wait_until_gone
+from arena.engine.outcome import OutcomeReason
+from arena.play.faults import FaultCode
 from arena.tournament import rank_store
 from arena.tournament.discipline import Discipline
 from arena.tournament.records import Fault, GameRecord
@@ -50,7 +52,7 @@ def test_a_raising_bot_is_disqualified_after_three_faults_and_ranks_last(
         table = rank_store(store)
     hostile = [g for g in games if "raise_in_act" in g.table]
     assert len(hostile) == 3 and report.skipped == 12 - 3
-    assert all([f.code for f in g.faults] == ["INVALID"] for g in hostile)
+    assert all([f.code for f in g.faults] == [FaultCode.INVALID] for g in hostile)
     assert all("boom-7f3a" in g.faults[0].detail + g.faults[0].log_tail for g in hostile)
     assert table.bots[-1] == "raise_in_act" and table.standings[-1].disqualified
     assert all(s.clean for s in table.standings[:-1])
@@ -74,16 +76,16 @@ def test_a_looping_bot_times_out_and_never_stops_the_tournament(tmp_path: Path) 
     assert report.complete and list(report.disqualified) == ["loop_forever"]
     with open_results(tmp_path, "hostile") as store:
         codes = [f.code for g in store.games() for f in g.faults]
-        assert codes == ["TIMEOUT"] * 3
+        assert codes == [FaultCode.TIMEOUT] * 3
         assert rank_store(store).bots[-1] == "loop_forever"
     assert orphaned_bot_processes() == []
 
 
 def test_faults_in_a_row_count_each_bot_in_schedule_order() -> None:
     def game(gid: int, faulty: str | None) -> GameRecord:
-        faults = (Fault(1, "b", "CRASH", "x"),) if faulty else ()
+        faults = (Fault(1, "b", FaultCode.CRASH, "x"),) if faulty else ()
         places = ((0,), (1,))
-        return GameRecord(gid, gid, ("a", "b"), 1, places, 0, "emptied", 3, 0.0, faults)
+        return GameRecord(gid, gid, ("a", "b"), 1, places, 0, OutcomeReason.EMPTIED, 3, 0.0, faults)
 
     rule = Discipline()
     assert rule.apply(game(0, "b")) == {} and rule.apply(game(1, "b")) == {}

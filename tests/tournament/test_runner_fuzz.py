@@ -31,7 +31,8 @@ def test_hostile_replies_are_faults_and_the_run_goes_on(tmp_path: Path) -> None:
         assert len(games) == 3  # its remaining games are not played
         faults = [f for g in games for f in g.faults]
         assert len(faults) == 3 and all(f.bot == "fuzz" for f in faults)
-        assert {f.code for f in faults} <= {"INVALID", "ILLEGAL", "MEMORY", "CRASH"}
+        assert {f.code for f in faults} <= {FaultCode.INVALID, FaultCode.ILLEGAL, FaultCode.MEMORY,
+                                            FaultCode.CRASH}
         for fault in faults:
             fault.detail.encode("utf-8")  # stored as valid text, whatever was sent
             assert len(fault.detail) < 5000

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.engine.game import Game
+from arena.engine.outcome import OutcomeReason
 from arena.engine.rules import load_rules
 from arena.tournament.replay import open_results, stored_game
 from arena.tournament.runner import run_tournament
@@ -38,7 +39,7 @@ def test_F2_a_tournament_game_of_switch_classic_is_a_whole_match(tmp_path: Path)
         assert max(wins) == 3 and record.winner == wins.index(3)  # first to three hand wins
         assert record.places[0] == (record.winner,)
         assert record.decisions == sum(len(h["moves"]) for h in record.hands) == len(record.moves)
-        assert record.reason == "wins"
+        assert record.reason is OutcomeReason.WINS
 
 
 def test_F2_every_stored_hand_replays_to_its_stored_outcome(tmp_path: Path) -> None:

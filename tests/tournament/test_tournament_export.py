@@ -8,8 +8,10 @@ import json
 import pytest
 from tournament_helpers import make_config, play_synthetic
 
+from arena.engine.outcome import OutcomeReason
+from arena.play.faults import FaultCode
 from arena.tournament.errors import ExportError
-from arena.tournament.export import export
+from arena.tournament.export import export, games_json
 from arena.tournament.ratings import rank_store
 from arena.tournament.records import GameRecord
 from arena.tournament.store import Store
@@ -66,3 +68,23 @@ def test_unwritable_destination_is_an_export_error(store, tmp_path):
     blocker.write_text("x")
     with pytest.raises(ExportError, match="cannot create"):
         export(store, "csv", blocker / "out")
+
+
+def test_a_record_keeps_its_enums_from_the_store_through_the_export(store, tmp_path):
+    stored = list(store.games())
+    assert all(r.reason is OutcomeReason.EMPTIED for r in stored)
+    faulted = [r for r in stored if r.faults]
+    assert faulted and all(f.code is FaultCode.TIMEOUT for r in faulted for f in r.faults)
+    games_path, _ = export(store, "jsonl", tmp_path / "out")
+    rows = [json.loads(line) for line in games_path.read_text().splitlines()]
+    assert {r["reason"] for r in rows} == {"emptied"}
+    assert {f["code"] for r in rows for f in r["faults"]} == {"TIMEOUT"}
+    back = [GameRecord.from_dict(r) for r in rows]
+    assert back == stored
+    assert all(r.reason is OutcomeReason.EMPTIED for r in back)
+    assert all(f.code is FaultCode.TIMEOUT for r in back for f in r.faults)
+    listed = games_json(stored)
+    assert [g["reason"] for g in listed] == [r["reason"] for r in rows]
+    assert [g["faults"] for g in listed] == [
+        [{k: f[k] for k in ("seat", "bot", "code", "detail")} for f in r["faults"]] for r in rows
+    ]

@@ -12,6 +12,8 @@ from tournament_helpers import make_config, play_synthetic
 from arena.errors import ConfigError
 from arena.tournament.errors import RecordError
 from arena.tournament.ratings import RatingSettings, Ratings, rank_games, rank_store
+from arena.engine.outcome import OutcomeReason
+from arena.play.faults import FaultCode
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.store import Store
 
@@ -20,7 +22,7 @@ CONFIG = make_config("bots: [ace, bob, cat, dan, eve, fox]\nrounds: 4\nseed: 9")
 
 
 def g(game_id: int, table: tuple[str, ...], places, winner=None, faults=()) -> GameRecord:
-    return GameRecord(game_id, game_id, table, game_id, places, winner, "emptied", 5, 0.1, faults)
+    return GameRecord(game_id, game_id, table, game_id, places, winner, OutcomeReason.EMPTIED, 5, 0.1, faults)
 
 
 def test_settings_follow_ratings_md():
@@ -110,7 +112,7 @@ def test_a_faulty_bot_ranks_below_every_clean_bot_even_with_a_better_score():
     records = []
     for gid in range(30):
         table = ("star", "x", "y", "z")
-        faults = (Fault(0, "star", "timeout", "slow"),) if gid == 7 else ()
+        faults = (Fault(0, "star", FaultCode.TIMEOUT, "slow"),) if gid == 7 else ()
         places = ((1, 2, 3), (0,)) if faults else ((0,), (1,), (2,), (3,))
         records.append(g(gid, table, places, winner=None if faults else 0, faults=faults))
     rankings = rank_games("t", records)

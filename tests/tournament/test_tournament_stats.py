@@ -8,12 +8,13 @@ import statistics
 import pytest
 from tournament_helpers import make_config, play_synthetic
 
+from arena.engine.outcome import OutcomeReason
 from arena.tournament.records import GameRecord
 from arena.tournament.stats import Tally, binomial, multinomial, percentile_interval
 
 
 def g(game_id, deal_id, table, places, winner):
-    return GameRecord(game_id, deal_id, table, 1, places, winner, "emptied", 3, 0.1)
+    return GameRecord(game_id, deal_id, table, 1, places, winner, OutcomeReason.EMPTIED, 3, 0.1)
 
 
 HAND = [

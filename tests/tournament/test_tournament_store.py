@@ -7,7 +7,9 @@ import sqlite3
 import pytest
 from tournament_helpers import make_config
 
+from arena.engine.outcome import OutcomeReason
 from arena.errors import ArenaError
+from arena.play.faults import FaultCode
 from arena.tournament.errors import ConfigChangedError, DuplicateGameError, StoreError, StoreWriteError
 from arena.tournament.records import Fault, GameRecord
 from arena.digest import sha256_hex
@@ -28,7 +30,7 @@ def game(game_id: int, winner: int = 0, **extra) -> GameRecord:
     return GameRecord(
         game_id=game_id, deal_id=game_id // 4, table=rotate(game_id % 4),
         deal_seed=2**63 - 1 - game_id, places=((winner,),) + others, winner=winner,
-        reason="emptied", decisions=30 + game_id, duration_s=0.5, **extra,
+        reason=OutcomeReason.EMPTIED, decisions=30 + game_id, duration_s=0.5, **extra,
     )
 
 
@@ -57,7 +59,7 @@ def test_store_uses_wal_and_records_the_tournament(store):
 
 def test_round_trip_in_game_id_order_whatever_the_insert_order(store):
     records = [
-        game(2, winner=3, faults=(Fault(0, "c", "timeout", "slow", "last words"),)),
+        game(2, winner=3, faults=(Fault(0, "c", FaultCode.TIMEOUT, "slow", "last words"),)),
         game(0, moves=("7H", "draw"), hands=({"hand": 1, "points": [0, 3]},)),
         game(1, winner=2),
     ]
@@ -228,3 +230,55 @@ def test_a_results_folder_that_cannot_be_created_is_a_write_error(tmp_path):
     blocker.write_text("x")
     with pytest.raises(StoreWriteError, match="results folder"):
         Store.open(blocker / "results" / "demo.sqlite")
+
+
+# A row as the store has always written it (the games table is unchanged since schema 1).
+OLD_ROW = (
+    6, 1, '["c","d","a","b"]', 17, '[[2],[0,1],[3]]', 2, "a", "blocked", 40, 0.25,
+    '[{"bot":"b","code":"MEMORY","detail":"out of memory","log_tail":"","seat":3}]',
+    '["7H","draw"]', None, "2024-05-01T10:00:00+00:00",
+)
+
+
+def test_a_stored_row_reads_back_with_typed_reason_and_fault_codes(store):
+    raw = sqlite3.connect(store.path)
+    with raw:
+        raw.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(OLD_ROW))})", OLD_ROW)
+    raw.close()
+    record = store.game(6)
+    assert record is not None
+    assert record.reason is OutcomeReason.BLOCKED
+    assert [(f.seat, f.bot, f.code) for f in record.faults] == [(3, "b", FaultCode.MEMORY)]
+    assert record.places == ((2,), (0, 1), (3,)) and record.hands == ()
+
+
+def test_a_game_is_stored_in_the_same_columns_as_ever(store):
+    store.add_game(GameRecord(
+        game_id=6, deal_id=1, table=("c", "d", "a", "b"), deal_seed=17, places=((2,), (0, 1), (3,)),
+        winner=2, reason=OutcomeReason.BLOCKED, decisions=40, duration_s=0.25,
+        faults=(Fault(3, "b", FaultCode.MEMORY, "out of memory"),), moves=("7H", "draw"),
+    ))
+    raw = sqlite3.connect(store.path)
+    row = raw.execute("SELECT * FROM games").fetchone()
+    raw.close()
+    assert row[:-1] == OLD_ROW[:-1]  # all but the finishing time
+
+
+@pytest.mark.parametrize(
+    ("sql", "named"),
+    [
+        ("UPDATE games SET reason = 'fault'", "unknown outcome reason 'fault'"),
+        ("UPDATE games SET faults = replace(faults, 'TIMEOUT', 'LATE')", "unknown fault code 'LATE'"),
+    ],
+)
+def test_an_unknown_stored_reason_or_code_is_a_one_line_store_error(store, sql, named):
+    store.add_game(game(2, winner=3, faults=(Fault(0, "c", FaultCode.TIMEOUT, "slow"),)))
+    raw = sqlite3.connect(store.path)
+    with raw:
+        raw.execute(sql)
+    raw.close()
+    for read in (lambda: list(store.games()), lambda: store.game(2)):
+        with pytest.raises(StoreError) as err:
+            read()
+        message = str(err.value)
+        assert named in message and str(store.path) in message and "\n" not in message

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
+from arena.engine.outcome import OutcomeReason
+from arena.play.faults import FaultCode
 from arena.tournament.config import TournamentConfig, parse_config
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.schedule import Schedule
@@ -31,7 +33,7 @@ def play_synthetic(
         rng = random.Random(f"{seed}:{game.game_id}")
         perf = {s: round(skills[b] + rng.gauss(0, noise)) for s, b in enumerate(game.table)}
         faults = tuple(
-            Fault(s, b, "timeout", "too slow")
+            Fault(s, b, FaultCode.TIMEOUT, "too slow")
             for s, b in enumerate(game.table)
             if faulty and rng.random() < faulty.get(b, 0.0)
         )
@@ -48,6 +50,6 @@ def _record(game, perf: dict[int, float], faults: tuple[Fault, ...]) -> GameReco
     winner = places[0][0] if len(places[0]) == 1 and places[0][0] not in faulted else None
     return GameRecord(
         game_id=game.game_id, deal_id=game.deal_id, table=game.table, deal_seed=game.deal_seed,
-        places=tuple(places), winner=winner, reason="fault" if faults else "emptied",
+        places=tuple(places), winner=winner, reason=OutcomeReason.EMPTIED,
         decisions=10, duration_s=0.01, faults=faults,
     )
