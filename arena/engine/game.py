@@ -11,6 +11,9 @@ Two questions have one answer each:
   reason); :meth:`Game.apply` accepts exactly what ``check`` accepts.
 * *Which actions are there?* :meth:`Game.legal_actions`, a deterministic, bounded list; see
   :mod:`arena.engine.moves` for what it holds when a 7 opens a suit.
+
+Both come from :mod:`arena.engine.legality`, as do :meth:`Game.next_cards` and
+:meth:`Game.joker_roles`, which let a bot build any legal play card by card.
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from arena.engine.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Pla
 from arena.engine.cards import NAMES, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
 from arena.engine.rules import RuleSet
-from arena.engine import chains, moves
-from arena.engine.effects import apply_penalties, apply_table_effects
-from arena.engine.moves import legal_plays
+from arena.engine import legality
+from arena.engine.effects import apply_penalties, apply_table_effects, live_cards
+from arena.engine.steps import first_card_ok
 
 if TYPE_CHECKING:
     from arena.engine.observation import Observation
@@ -173,7 +176,7 @@ class Game:
     def set_pending(self, pending: Pending | None) -> None:
         """Put a penalty on the table (positions and tests); an amount of 0 is no penalty."""
         if pending is None or pending.amount <= 0:
-            self._clear_pending()
+            self.clear_pending()
             return
         self.pending_kind, self.pending_amount = pending.kind, pending.amount
         bits = self.rules.kind_bits
@@ -246,7 +249,7 @@ class Game:
     def _compute_legal(self) -> list[ActionType]:
         if self.outcome is not None:
             return []
-        plays = legal_plays(self)
+        plays = legality.legal_plays(self)
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
@@ -286,13 +289,11 @@ class Game:
         the long 7-flushes and runs that :meth:`legal_actions` lists only in their shortest and
         longest form (see :mod:`arena.engine.moves` and :mod:`arena.engine.chains`).
         """
-        if roles is not None and self.rules.chained:
-            return [Card(c) for c in chains.next_cards(self, list(prefix), list(roles))]
-        return [Card(c) for c in moves.next_cards(self, list(prefix))]
+        return [Card(c) for c in legality.next_cards(self, list(prefix), list(roles) if roles else None)]
 
     def joker_roles(self, prefix: Sequence[int] = (), roles: Sequence[int] | None = None) -> list[Card]:
         """The cards a joker may stand for when laid after ``prefix`` (L8; empty: as the first card)."""
-        return [Card(c) for c in chains.joker_roles(self, list(prefix), list(roles) if roles else None)]
+        return [Card(c) for c in legality.joker_roles(self, list(prefix), list(roles) if roles else None)]
 
     def check(self, action: ActionType | str) -> ActionType:
         """The action, parsed; raise :class:`IllegalActionError` (with the reason) if it is illegal.
@@ -305,8 +306,8 @@ class Game:
         if self.outcome is not None:
             raise GameOverError("the game is over")
         if isinstance(action, Play):
-            reason = moves.play_error(self, action)
-            if reason and self.rules.illegal_play == "blunder" and moves.holds_cards(self, action):
+            reason = legality.play_error(self, action)
+            if reason and self.rules.illegal_play == "blunder" and legality.holds_cards(self, action):
                 return action
         elif isinstance(action, Draw):
             reason = self._draw_error()
@@ -324,21 +325,21 @@ class Game:
             action = Action.parse(action)
         if self.rules.illegal_play != "blunder" or not isinstance(action, Play):
             return None
-        if not moves.holds_cards(self, action):
+        if not legality.holds_cards(self, action):
             return None
-        return moves.play_error(self, action)
+        return legality.play_error(self, action)
 
     def _draw_error(self) -> str | None:
         if self.pending_skip:
             return "a pending skip is answered with a skip card or accepted with pass"
         stuck_only = self.rules.draw_when == "stuck"
         if self.pending_kind is not None:
-            return "a pending penalty can be answered" if stuck_only and moves.legal_plays(self) else None
+            return "a pending penalty can be answered" if stuck_only and legality.legal_plays(self) else None
         if self.drawn_card >= 0:
             if self.rules.after_draw == "may-play":
                 return "one card has been drawn: play it or pass"
             return "the drawn card can be played and must be (C4)"
-        if stuck_only and moves.legal_plays(self):
+        if stuck_only and legality.legal_plays(self):
             return "drawing is allowed only when no play is legal"
         if self.draws_this_turn >= self.rules.draws_per_turn:
             return "no draws left this turn"  # pragma: no cover - the turn has ended by then
@@ -402,7 +403,7 @@ class Game:
             self.pending_skip = False  # a legal play under a pending skip answers it
         has_effect = rules.has_effect
         # Most plays carry no power at all (and no card of crazy-eights does): skip the effects.
-        live = (moves.live_cards(rules, acting)
+        live = (live_cards(rules, acting)
                 if rules.any_effect and any([has_effect[c] for c in acting]) else ())
         drew = 0
         if live:
@@ -441,7 +442,7 @@ class Game:
         drew = self._draw_cards(seat, self.rules.blunder_draw)
         if self.pending_kind is not None and not self.pending_skip:
             drew += self._draw_cards(seat, self.pending_amount)
-            self._clear_pending()
+            self.clear_pending()
         self.pending_skip = False
         self.history.append(Event(seat, play, drew, True))
         self.passes_in_row = 0 if drew else self.passes_in_row + 1
@@ -450,7 +451,7 @@ class Game:
     def _draw_action(self, seat: int) -> None:
         if self.pending_kind is not None:
             drew = self._draw_cards(seat, self.pending_amount)
-            self._clear_pending()
+            self.clear_pending()
             self.history.append(Event(seat, DRAW, drew))
             self.passes_in_row = 0 if drew else self.passes_in_row + 1  # S12: an empty penalty draw is a pass
             self._end_turn(self._next_seat(seat, 0))
@@ -462,7 +463,7 @@ class Game:
         after = self.rules.after_draw
         if after == "must-play":
             self._after_must_play_draw(seat)
-        elif after == "may-play" and moves.first_card_ok(self, self.hands[seat][-1]):
+        elif after == "may-play" and first_card_ok(self, self.hands[seat][-1]):
             self.drawn_card = self.hands[seat][-1]  # F4, W3, L9: the seat may play it or pass
         else:
             self._end_turn(self._next_seat(seat, 0))
@@ -470,7 +471,7 @@ class Game:
     def _after_must_play_draw(self, seat: int) -> None:
         """C4: play a playable drawn card, or draw again while draws and stock last."""
         card = self.hands[seat][-1]
-        if moves.first_card_ok(self, card):
+        if first_card_ok(self, card):
             self.drawn_card = card
         elif self.draws_this_turn < self.rules.draws_per_turn and self.can_draw():
             pass  # same seat, must draw again
@@ -502,7 +503,8 @@ class Game:
             self.recycles_left -= 1
         return True
 
-    def _clear_pending(self) -> None:
+    def clear_pending(self) -> None:
+        """No penalty on the table any more (it was drawn, cancelled, or taken by a blunder)."""
         self.pending_kind = None
         self.pending_amount = 0
         self.pending_mix = 0

@@ -105,6 +105,7 @@ class RuleSet:
     playable_on: tuple[frozenset[int], ...] = field(repr=False, compare=False, default=())
     play_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
     set_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
+    role_cache: dict = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.steps
 
     def hand_size_for(self, seats: int) -> int:
         """Cards dealt to each seat at this table size."""
