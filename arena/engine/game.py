@@ -564,7 +564,9 @@ class Game:
     # -- views ----------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> "Observation":
-        """What ``seat`` may see (G8), with its legal actions when it is to move."""
+        """What ``seat`` may see (G8), with its legal actions when it is to move: the very
+        observation a sandboxed bot builds from the referee's message (see
+        :func:`arena.engine.observation.observe`)."""
         from arena.engine.observation import observe
 
         return observe(self, seat)
