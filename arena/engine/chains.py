@@ -44,7 +44,7 @@ can build it card by card with :func:`next_cards` and :func:`joker_roles`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from arena.engine.actions import Play
 from arena.engine.cards import CARDS, NAMES
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 SEARCH_NODES = 300  # partial plays each search may visit from one first card
 ALL_SUITS = (0, 1, 2, 3)
+Kept = dict[int, tuple[list[int], list[int]]]  # last card -> (cards laid, the card each acts as)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,7 +174,8 @@ class _Search:
         self.limit = game.rules.max_cards or len(hand)
         self.clash = bool(game.rules.never_together)
 
-    def children(self, cards: list[int], acting: list[int], opened: int, run: int):
+    def children(self, cards: list[int], acting: list[int], opened: int,
+                 run: int) -> Iterator[tuple[int, int, int]]:
         """(card, role, run) for each card that may follow, in code order; jokers in listed roles."""
         rules, prev = self.rules, acting[-1]
         if len(cards) >= self.limit:
@@ -193,7 +195,7 @@ class _Search:
                 if step is not None and not (self.clash and mixes(rules, [*acting, role])):
                     yield card, role, step
 
-    def shortest(self, starts: list[tuple[list[int], list[int], int, int]], keep: dict) -> None:
+    def shortest(self, starts: list[tuple[list[int], list[int], int, int]], keep: Kept) -> None:
         """Breadth-first: the first (shortest, then lowest in code order) play per last card."""
         level, visited = starts, 0
         while level and visited < SEARCH_NODES:
@@ -208,7 +210,7 @@ class _Search:
                         return
             level = following
 
-    def longest(self, starts: list[tuple[list[int], list[int], int, int]], keep: dict) -> None:
+    def longest(self, starts: list[tuple[list[int], list[int], int, int]], keep: Kept) -> None:
         """Depth-first: the longest play met per last card."""
         stack, visited = list(reversed(starts)), 0
         while stack and visited < SEARCH_NODES:
@@ -239,8 +241,8 @@ def legal_plays(game: Game) -> list[Play]:
             sequences.append(([card], [card]))
             roles = [card]
         starts = [([card], [role], opened_with(rules, 0, role), 0) for role in roles]
-        shortest: dict = {}
-        longest: dict = {}
+        shortest: Kept = {}
+        longest: Kept = {}
         search.shortest(starts, shortest)
         search.longest(starts, longest)
         for last, seq in shortest.items():

@@ -48,9 +48,11 @@ def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:
                 owed += game.pending_amount
                 game.clear_pending()
                 cancelling = False
-            game.pending_kind = power.stack
+            stack = power.stack
+            assert stack is not None  # parse_power: a pickup always names its stack
+            game.pending_kind = stack
             game.pending_amount += power.pickup
-            game.pending_mix |= rules.kind_bits[power.stack]
+            game.pending_mix |= rules.kind_bits[stack]
         elif power.cancels and game.pending_kind is not None:
             cut = power.cancel_for(game.pending_kind)
             if cut is not None and _may_cancel(game, power.cancel_needs):

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from types import EllipsisType
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, cast
 
 from arena.engine.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
 from arena.engine.cards import NAMES, SUIT_OF, SUITS, Card
@@ -31,7 +32,7 @@ from arena.engine.effects import apply_penalties, apply_table_effects, live_card
 from arena.engine.steps import first_card_ok
 
 if TYPE_CHECKING:
-    from arena.engine.observation import Observation
+    from arena.engine.observation import HistoryEvent, Observation
 
 STARTER_ATTEMPTS = 1000
 
@@ -44,9 +45,9 @@ class Pending:
     amount: int
     holds: tuple[str, ...] = ()  # L3: the kinds in the stack, when the rule set asks (default: kind)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"kind": ..., "amount": N}`` as NOTATION.md prints it (plus ``holds`` when set)."""
-        data: dict = {"kind": self.kind, "amount": self.amount}
+        data: dict[str, Any] = {"kind": self.kind, "amount": self.amount}
         if self.holds:
             data["holds"] = list(self.holds)
         return data
@@ -74,7 +75,7 @@ class Event(NamedTuple):
     drew: int = 0
     blunder: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The wire form: ``{"seat": 1, "action": "draw", "drew": 2}``."""
         return {"seat": self.seat, "action": str(self.action), "drew": self.drew}
 
@@ -117,7 +118,7 @@ class Game:
         self.history: list[Event] = []
         self._legal: list[ActionType] | None = None
         # The history as public events, converted once per event (arena.engine.observation fills it).
-        self.public_events: list = []
+        self.public_events: list[HistoryEvent] = []
 
     # -- construction -----------------------------------------------------------------------
 
@@ -135,7 +136,7 @@ class Game:
         cls, rules: RuleSet, hands: Sequence[Sequence[int]], top: int, *, seed: int = 0,
         discard: Sequence[int] = (), stock: Sequence[int] = (), to_move: int = 0,
         direction: int = 1, active_suit: int | None = None, pending: Pending | None = None,
-        recycles_left: object = ..., top_as: int | None = None,
+        recycles_left: int | None | EllipsisType = ..., top_as: int | None = None,
     ) -> Game:
         """A rigged position (NOTATION.md "Positions"); ``stock`` lists the next card first;
         ``top_as`` is the card a joker on top stands for (L8)."""
@@ -249,7 +250,7 @@ class Game:
     def _compute_legal(self) -> list[ActionType]:
         if self.outcome is not None:
             return []
-        plays = legality.legal_plays(self)
+        plays = cast(list[ActionType], legality.legal_plays(self))  # a list of plays is a list of actions
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
@@ -366,13 +367,12 @@ class Game:
     def _apply_checked(self, action: ActionType) -> None:
         seat = self.to_move
         self._legal = None
-        kind = type(action)
-        if kind is Play:
+        if isinstance(action, Play):
             if self.rules.illegal_play == "blunder" and self.blunder_reason(action):
                 self._blunder(seat, action)
             else:
                 self._play(seat, action)
-        elif kind is Draw:
+        elif isinstance(action, Draw):
             self._draw_action(seat)
         else:
             self._pass(seat)
@@ -571,7 +571,7 @@ class Game:
 
         return observe(self, seat)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The position in the JSON shape of NOTATION.md (``arena replay --json``)."""
         outcome = self.outcome
         return {
@@ -593,9 +593,9 @@ class Game:
             **self._extra_json(),
         }
 
-    def _extra_json(self) -> dict:
+    def _extra_json(self) -> dict[str, Any]:
         """Keys added (NOTATION.md: extend only by adding) for mechanisms the rule set uses."""
-        extra: dict = {}
+        extra: dict[str, Any] = {}
         if self.top >= 52:
             extra["top_as"] = NAMES[self.top_card]
         if self.rules.skips == "pending":

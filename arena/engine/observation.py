@@ -179,7 +179,8 @@ def _card(name: str) -> Card:
 def observe(game: Game, seat: int) -> Observation:
     """``seat``'s observation of ``game`` (its legal actions when it is to move): the one wire
     message, read as a bot host reads it, with the history the game has already converted."""
-    rules = {"name": game.rules.name, "settings": copy.deepcopy(game.rules.settings)}  # a copy: nothing shared
+    # A copy of the settings: nothing of the referee's is shared.
+    rules = {"name": game.rules.name, "settings": copy.deepcopy(game.rules.settings)}
     return Observation.from_wire(wire_observation(game, seat, len(game.history)), public_history(game), rules)
 
 

@@ -38,6 +38,10 @@ UNSEEN = 54  # no card has this code (tables indexed by it raise): a card the se
 RULE_SETS_KEPT = 8  # distinct rule settings kept built; a bot process sees one in practice
 
 _RULE_SETS: dict[str, RuleSet] = {}
+# The settings dictionary last asked about and its rule set: the bot host hands every
+# observation of a game the same dictionary, which this holds (so its identity cannot pass to
+# another object) and recognises without writing it out as JSON again.
+_LAST: list[tuple[dict[str, Any], RuleSet]] = []
 
 
 def rule_set_for(name: str, settings: dict[str, Any]) -> RuleSet:
@@ -45,6 +49,8 @@ def rule_set_for(name: str, settings: dict[str, Any]) -> RuleSet:
     settings in this process and then shared: build it again for every observation and a bot
     would pay a millisecond a decision. Keyed by the settings' JSON text, so equal settings
     share one rule set whatever dictionary holds them."""
+    if _LAST and _LAST[0][0] is settings:
+        return _LAST[0][1]
     if not settings:
         raise RulesError("this observation carries no rule settings (build it with the game's "
                          "rules: Observation.from_wire(message, history, info['rules']))")
@@ -55,6 +61,7 @@ def rule_set_for(name: str, settings: dict[str, Any]) -> RuleSet:
         if len(_RULE_SETS) >= RULE_SETS_KEPT:
             del _RULE_SETS[next(iter(_RULE_SETS))]
         _RULE_SETS[key] = rules
+    _LAST[:] = [(settings, rules)]
     return rules
 
 
