@@ -250,7 +250,7 @@ class Game:
     def _compute_legal(self) -> list[ActionType]:
         if self.outcome is not None:
             return []
-        plays = cast(list[ActionType], legality.legal_plays(self))  # a list of plays is a list of actions
+        plays = cast("list[ActionType]", legality.legal_plays(self))  # plays are actions
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
