@@ -23,7 +23,8 @@ What it values (seed 000 calls the central trade-off of Switch "volume or firepo
   next player has shown to be void in (it drew when that suit was asked for).
 * **No ace finish**: where an ace finish draws a card (S10) it never plans to end on one.
 
-Everything runs in well under a millisecond for ordinary hands.
+A decision takes a fraction of a millisecond for ordinary hands, a few at most with a long hand
+and a 7 to pour (tests/bots bounds the work: the candidates scored and the questions asked).
 """
 
 from math import sqrt
