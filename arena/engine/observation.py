@@ -146,7 +146,9 @@ class Observation:
     @classmethod
     def from_wire(cls, obs: dict[str, Any], history: Sequence[HistoryEvent] = (),
                   rules: dict[str, Any] | None = None) -> Observation:
-        """Rebuild an observation from its wire form; ``history`` holds the earlier events."""
+        """Read a message of :func:`wire_observation`, as the bot host does: ``history`` holds
+        the earlier events, ``rules`` the start message's ``{"name": ..., "settings": ...}``
+        (the legality questions need the settings)."""
         events = tuple(history) + tuple([HistoryEvent(s, a, d) for s, a, d in obs["events"]])
         pending = obs.get("pending")
         drawn = obs.get("drawn_card")
