@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from types import EllipsisType
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from arena.engine.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
 from arena.engine.cards import NAMES, SUIT_OF, SUITS, Card
@@ -250,7 +250,8 @@ class Game:
     def _compute_legal(self) -> list[ActionType]:
         if self.outcome is not None:
             return []
-        plays = cast("list[ActionType]", legality.legal_plays(self))  # plays are actions
+        # list[Any]: the plays are returned as actions (a list is invariant) without a cast call.
+        plays: list[Any] = legality.legal_plays(self)
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
@@ -367,12 +368,12 @@ class Game:
     def _apply_checked(self, action: ActionType) -> None:
         seat = self.to_move
         self._legal = None
-        if isinstance(action, Play):
+        if type(action) is Play:  # identity tests: cheaper than isinstance, once per decision
             if self.rules.illegal_play == "blunder" and self.blunder_reason(action):
                 self._blunder(seat, action)
             else:
                 self._play(seat, action)
-        elif isinstance(action, Draw):
+        elif type(action) is Draw:
             self._draw_action(seat)
         else:
             self._pass(seat)
