@@ -2,7 +2,9 @@
 (RULINGS B2, L2, L8): their legality and their bounded, deterministic listing.
 
 Rule sets whose plays chain only by sets and Switch's cumulative 7-flush never come here (they
-keep :mod:`arena.engine.moves`' fast paths); ``RuleSet.chained`` sends the others here once per call.
+keep :mod:`arena.engine.moves`' fast paths); ``RuleSet.chained`` sends the others here, from
+:mod:`arena.engine.legality`, which also makes the checks every play shares. The step rules
+(:func:`~arena.engine.steps.follow` and the rest) live in :mod:`arena.engine.steps`.
 
 **Which later cards may follow.** A later card (its *acting* card: a joker acts as the card it
 names, L8) continues the play when, after the previous acting card ``p``:
@@ -36,79 +38,35 @@ queen only as a card of the queen's suit or rank, and never repeats a card alrea
 So the list holds at most two plays per (first card, last card) pair of the hand, plus the lone
 jokers (times four suit calls and the announcement): at most ``2 * hand**2 + 128`` card
 sequences, deterministic, at a cost of at most ``2 * SEARCH_NODES`` steps per first card. Every other legal play (longer flushes in another
-order, a joker covering in an unlisted role, ...) is accepted by :func:`chain_error`, and a bot
+order, a joker covering in an unlisted role, ...) is accepted by the checks, and a bot
 can build it card by card with :func:`next_cards` and :func:`joker_roles`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from arena.engine.actions import Play
-from arena.engine.cards import CARDS, NAMES, RANK_OF, SUIT_OF
-from arena.engine import moves
+from arena.engine.cards import CARDS, NAMES
+from arena.engine.steps import (STANDARD, finish_error, first_card_error, first_card_ok, follow, mixes,
+                                opened_with, role_candidates, role_first_ok)
 
 if TYPE_CHECKING:
     from arena.engine.game import Game
     from arena.engine.rules import RuleSet
 
 SEARCH_NODES = 300  # partial plays each search may visit from one first card
-STANDARD = range(52)
 ALL_SUITS = (0, 1, 2, 3)
-
-
-# ---------------------------------------------------------------------------------------------
-# One step of a chain
-
-
-def follow(rules: RuleSet, prev: int, opened: int, run: int, role: int, joker: bool) -> int | None:
-    """The run direction after laying ``role`` (acting card) on ``prev``, or None if it cannot.
-
-    ``opened`` is the bit set of open suits, ``run`` the current run's direction (0: none);
-    ``joker`` says the card laid is a joker (wild when it covers a queen).
-    """
-    rank, suit = RANK_OF[role], SUIT_OF[role]
-    prank, psuit = RANK_OF[prev], SUIT_OF[prev]
-    step = rank - prank if suit == psuit and (rank - prank) in (1, -1) else 0
-    if rules.power_of[prev].must_cover:
-        if rules.cover == "any" or joker or rules.wild[role] or suit == psuit or rank == prank:
-            return step
-        return None
-    if step and rules.runs and run in (0, step):
-        return step
-    if rank == prank and rules.set_ranks >> rank & 1:
-        return 0
-    if opened >> suit & 1:
-        return step
-    if rules.pickup_chain and rules.pickup_card[prev] and rules.pickup_card[role]:
-        return 0
-    return None
-
-
-def opened_with(rules: RuleSet, opened: int, role: int) -> int:
-    """The open suits once ``role`` is laid (``opener_scope``: every opener, or the latest)."""
-    suit = SUIT_OF[role]
-    if rules.opener_scope == "play":
-        return opened | (1 << suit) if rules.opens[role] else opened
-    if rules.opens[role]:
-        return 1 << suit
-    return opened if opened >> suit & 1 else 0
-
-
-def role_first_ok(game: Game, role: int) -> bool:
-    """May a joker standing for ``role`` start a play now? It is wild (L2), but under a pending
-    penalty or skip its role must answer it (L3)."""
-    if game.pending_kind is None and not game.pending_skip:
-        return True
-    return moves.first_card_ok(game, role)
+Kept = dict[int, tuple[list[int], list[int]]]  # last card -> (cards laid, the card each acts as)
 
 
 # ---------------------------------------------------------------------------------------------
 # Checking one play
 
 
-def chain_error(game: Game, play: Play) -> str | None:
-    """Why a play of a chained rule set is illegal now (the hand and draw checks are done)."""
+def shape_error(game: Game, play: Play) -> str | None:
+    """Why the cards of ``play`` (held, each once) do not chain now: a joker's missing role, the
+    first card's fit, each later card's link to the one before it, an uncovered last card."""
     rules = game.rules
     cards = play.cards
     if any(c >= 52 for c in cards) and not play.roles:
@@ -126,18 +84,16 @@ def chain_error(game: Game, play: Play) -> str | None:
         run, opened = step, opened_with(rules, opened, role)
     if rules.power_of[acting[-1]].must_cover:
         return f"a play may not end on {_name(cards[-1], acting[-1])}: it must be covered in the same play"
-    if moves.mixes(rules, acting):
-        return "red and black jacks never go in one play"
-    return (moves.call_error(rules, acting[-1], play) or moves.finish_error(game, acting)
-            or moves.announce_error(game, play))
+    return None
 
 
 def _first_error(game: Game, card: int, role: int) -> str | None:
     if card < 52:
-        return moves.first_card_error(game, card)
+        return first_card_error(game, card)
     if role_first_ok(game, role):
         return None
-    return moves.first_card_error(game, role).replace(NAMES[role], f"{NAMES[card]}:{NAMES[role]}", 1)
+    reason = first_card_error(game, role)
+    return reason and reason.replace(NAMES[role], f"{NAMES[card]}:{NAMES[role]}", 1)
 
 
 def _shapes(rules: RuleSet, prev: int) -> str:
@@ -179,7 +135,7 @@ def next_cards(game: Game, prefix: Sequence[int], roles: Sequence[int] | None = 
     rules = game.rules
     hand = sorted(set(game.hands[game.to_move]) - set(prefix))
     if not prefix:
-        return [c for c in hand if moves.first_card_ok(game, c)]
+        return [c for c in hand if first_card_ok(game, c)]
     if rules.max_cards is not None and len(prefix) >= rules.max_cards:
         return []
     acting = list(roles) if roles else list(prefix)
@@ -191,7 +147,7 @@ def next_cards(game: Game, prefix: Sequence[int], roles: Sequence[int] | None = 
                 out.append(card)
         elif follow(rules, acting[-1], opened, run, card, False) is not None:
             out.append(card)
-    return [c for c in out if c >= 52 or not moves.mixes(rules, [*acting, c])]
+    return [c for c in out if c >= 52 or not mixes(rules, [*acting, c])]
 
 
 def joker_roles(game: Game, prefix: Sequence[int], roles: Sequence[int] | None = None) -> list[int]:
@@ -202,7 +158,7 @@ def joker_roles(game: Game, prefix: Sequence[int], roles: Sequence[int] | None =
     acting = list(roles) if roles else list(prefix)
     opened, run = _walk(rules, acting, [c >= 52 for c in prefix])
     return [r for r in STANDARD if follow(rules, acting[-1], opened, run, r, True) is not None
-            and not moves.mixes(rules, [*acting, r])]
+            and not mixes(rules, [*acting, r])]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -218,7 +174,8 @@ class _Search:
         self.limit = game.rules.max_cards or len(hand)
         self.clash = bool(game.rules.never_together)
 
-    def children(self, cards: list[int], acting: list[int], opened: int, run: int):
+    def children(self, cards: list[int], acting: list[int], opened: int,
+                 run: int) -> Iterator[tuple[int, int, int]]:
         """(card, role, run) for each card that may follow, in code order; jokers in listed roles."""
         rules, prev = self.rules, acting[-1]
         if len(cards) >= self.limit:
@@ -228,17 +185,17 @@ class _Search:
                 continue
             if card < 52:
                 step = follow(rules, prev, opened, run, card, False)
-                if step is not None and not (self.clash and moves.mixes(rules, [*acting, card])):
+                if step is not None and not (self.clash and mixes(rules, [*acting, card])):
                     yield card, card, step
                 continue
-            for role in _role_candidates(rules, prev, opened):  # as a real card, never one already laid
+            for role in role_candidates(rules, prev, opened):  # as a real card, never one already laid
                 if role in acting:
                     continue
                 step = follow(rules, prev, opened, run, role, False)
-                if step is not None and not (self.clash and moves.mixes(rules, [*acting, role])):
+                if step is not None and not (self.clash and mixes(rules, [*acting, role])):
                     yield card, role, step
 
-    def shortest(self, starts: list[tuple[list[int], list[int], int, int]], keep: dict) -> None:
+    def shortest(self, starts: list[tuple[list[int], list[int], int, int]], keep: Kept) -> None:
         """Breadth-first: the first (shortest, then lowest in code order) play per last card."""
         level, visited = starts, 0
         while level and visited < SEARCH_NODES:
@@ -253,7 +210,7 @@ class _Search:
                         return
             level = following
 
-    def longest(self, starts: list[tuple[list[int], list[int], int, int]], keep: dict) -> None:
+    def longest(self, starts: list[tuple[list[int], list[int], int, int]], keep: Kept) -> None:
         """Depth-first: the longest play met per last card."""
         stack, visited = list(reversed(starts)), 0
         while stack and visited < SEARCH_NODES:
@@ -266,31 +223,12 @@ class _Search:
                 stack.append(([*cards, card], [*acting, role], opened_with(self.rules, opened, role), step))
 
 
-_CANDIDATES: dict = {}
-
-
-def _role_candidates(rules: RuleSet, prev: int, opened: int) -> list[int]:
-    """The cards that might follow ``prev`` as real cards (a superset, in code order): its rank,
-    its suit, the open suits, the pickup cards, and everything after a card that needs a cover."""
-    key = (id(rules), prev, opened)
-    found = _CANDIDATES.get(key)
-    if found is None:
-        if rules.power_of[prev].must_cover and rules.cover == "any":
-            found = list(STANDARD)
-        else:
-            found = [r for r in STANDARD if RANK_OF[r] == RANK_OF[prev] or SUIT_OF[r] == SUIT_OF[prev]
-                     or opened >> SUIT_OF[r] & 1 or rules.pickup_card[r] or rules.wild[r]]
-        if len(_CANDIDATES) < 100_000:
-            _CANDIDATES[key] = found
-    return found
-
-
 def legal_plays(game: Game) -> list[Play]:
     """The bounded canonical list of a chained rule set's legal plays (module docstring)."""
     rules = game.rules
     hand = sorted(game.hands[game.to_move])
     drawn = game.drawn_card
-    firsts = [c for c in hand if moves.first_card_ok(game, c)]
+    firsts = [c for c in hand if first_card_ok(game, c)]
     if drawn >= 0 and rules.after_draw == "may-play":
         firsts = [c for c in firsts if c == drawn]  # L9, F4, W3: the drawn card leads the play
     search = _Search(game, hand)
@@ -298,13 +236,13 @@ def legal_plays(game: Game) -> list[Play]:
     for card in firsts:
         if card >= 52:
             sequences += [([card], [r]) for r in STANDARD if role_first_ok(game, r)]  # lone joker
-            roles = [r for r in STANDARD if moves.first_card_ok(game, r)]
+            roles = [r for r in STANDARD if first_card_ok(game, r)]
         else:
             sequences.append(([card], [card]))
             roles = [card]
         starts = [([card], [role], opened_with(rules, 0, role), 0) for role in roles]
-        shortest: dict = {}
-        longest: dict = {}
+        shortest: Kept = {}
+        longest: Kept = {}
         search.shortest(starts, shortest)
         search.longest(starts, longest)
         for last, seq in shortest.items():
@@ -320,14 +258,13 @@ def _plays(game: Game, sequences: list[tuple[list[int], list[int]]], drawn: int)
     """Complete plays only (no uncovered queen, finishing bans), with their suit calls."""
     rules = game.rules
     power_of = rules.power_of
-    held = len(game.hands[game.to_move])
-    banned = rules.no_finish_two_seats if game.seats == 2 else rules.no_finish
+    banned = rules.no_finish_two_seats if game.seats == 2 else rules.no_finish  # one test when none
     plays = []
     for cards, acting in sequences:
         last = acting[-1]
         if power_of[last].must_cover or (drawn >= 0 and drawn not in cards):
             continue
-        if banned and last in banned and len(cards) == held:
+        if banned and finish_error(game, acting):
             continue
         laid = tuple([CARDS[c] for c in cards])
         roles = tuple([CARDS[r] for r in acting]) if any(c >= 52 for c in cards) else ()

@@ -1,16 +1,30 @@
 """What a play does to the table once its cards are down (RULINGS G3, S7, S8, B3, I2, L3, L5).
 
 Penalties first (they decide whether the player draws a remainder at once, G3a), then, when the
-hand is not empty, the table effects in laid order (G3c). Both read the acting cards (a joker
-acts as the card it names) and the rule set's power tables.
+hand is not empty, the table effects in laid order (G3c). Both read the live acting cards (a
+joker acts as the card it names; :func:`live_cards` drops the inert ones, S6) and the rule
+set's power tables.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from arena.engine.rules import RuleSet
+
 if TYPE_CHECKING:
     from arena.engine.game import Game
+
+
+def live_cards(rules: RuleSet, cards: Sequence[int]) -> Sequence[int]:
+    """The cards of a play whose powers apply: all, or those before the first opener (S6)."""
+    if not rules.inert_after_opener:
+        return cards
+    power_of = rules.power_of
+    for i, card in enumerate(cards):
+        if power_of[card].opens_suit:
+            return cards[:i]
+    return cards
 
 
 def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:
@@ -32,11 +46,13 @@ def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:
         if power.pickup:
             if cancelling:
                 owed += game.pending_amount
-                game._clear_pending()
+                game.clear_pending()
                 cancelling = False
-            game.pending_kind = power.stack
+            stack = power.stack
+            assert stack is not None  # parse_power: a pickup always names its stack
+            game.pending_kind = stack
             game.pending_amount += power.pickup
-            game.pending_mix |= rules.kind_bits[power.stack]
+            game.pending_mix |= rules.kind_bits[stack]
         elif power.cancels and game.pending_kind is not None:
             cut = power.cancel_for(game.pending_kind)
             if cut is not None and _may_cancel(game, power.cancel_needs):
@@ -44,7 +60,7 @@ def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:
                 game.pending_amount = max(0, game.pending_amount - (cut or game.pending_amount))
     if cancelling:
         owed += game.pending_amount
-        game._clear_pending()
+        game.clear_pending()
     return cancelled, owed
 
 

@@ -11,25 +11,29 @@ Two questions have one answer each:
   reason); :meth:`Game.apply` accepts exactly what ``check`` accepts.
 * *Which actions are there?* :meth:`Game.legal_actions`, a deterministic, bounded list; see
   :mod:`arena.engine.moves` for what it holds when a 7 opens a suit.
+
+Both come from :mod:`arena.engine.legality`, as do :meth:`Game.next_cards` and
+:meth:`Game.joker_roles`, which let a bot build any legal play card by card.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from types import EllipsisType
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from arena.engine.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
 from arena.engine.cards import NAMES, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
 from arena.engine.rules import RuleSet
-from arena.engine import chains, moves
-from arena.engine.effects import apply_penalties, apply_table_effects
-from arena.engine.moves import legal_plays
+from arena.engine import legality
+from arena.engine.effects import apply_penalties, apply_table_effects, live_cards
+from arena.engine.steps import first_card_ok
 from arena.engine.outcome import Outcome, OutcomeReason
 
 if TYPE_CHECKING:
-    from arena.engine.observation import Observation
+    from arena.engine.observation import HistoryEvent, Observation
 
 STARTER_ATTEMPTS = 1000
 
@@ -42,9 +46,9 @@ class Pending:
     amount: int
     holds: tuple[str, ...] = ()  # L3: the kinds in the stack, when the rule set asks (default: kind)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"kind": ..., "amount": N}`` as NOTATION.md prints it (plus ``holds`` when set)."""
-        data: dict = {"kind": self.kind, "amount": self.amount}
+        data: dict[str, Any] = {"kind": self.kind, "amount": self.amount}
         if self.holds:
             data["holds"] = list(self.holds)
         return data
@@ -62,7 +66,7 @@ class Event(NamedTuple):
     drew: int = 0
     blunder: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The wire form: ``{"seat": 1, "action": "draw", "drew": 2}``."""
         return {"seat": self.seat, "action": str(self.action), "drew": self.drew}
 
@@ -105,7 +109,7 @@ class Game:
         self.history: list[Event] = []
         self._legal: list[ActionType] | None = None
         # The history as public events, converted once per event (arena.engine.observation fills it).
-        self.public_events: list = []
+        self.public_events: list[HistoryEvent] = []
 
     # -- construction -----------------------------------------------------------------------
 
@@ -123,7 +127,7 @@ class Game:
         cls, rules: RuleSet, hands: Sequence[Sequence[int]], top: int, *, seed: int = 0,
         discard: Sequence[int] = (), stock: Sequence[int] = (), to_move: int = 0,
         direction: int = 1, active_suit: int | None = None, pending: Pending | None = None,
-        recycles_left: object = ..., top_as: int | None = None,
+        recycles_left: int | None | EllipsisType = ..., top_as: int | None = None,
     ) -> Game:
         """A rigged position (NOTATION.md "Positions"); ``stock`` lists the next card first;
         ``top_as`` is the card a joker on top stands for (L8)."""
@@ -164,7 +168,7 @@ class Game:
     def set_pending(self, pending: Pending | None) -> None:
         """Put a penalty on the table (positions and tests); an amount of 0 is no penalty."""
         if pending is None or pending.amount <= 0:
-            self._clear_pending()
+            self.clear_pending()
             return
         self.pending_kind, self.pending_amount = pending.kind, pending.amount
         bits = self.rules.kind_bits
@@ -237,7 +241,8 @@ class Game:
     def _compute_legal(self) -> list[ActionType]:
         if self.outcome is not None:
             return []
-        plays = legal_plays(self)
+        # list[Any]: the plays are returned as actions (a list is invariant) without a cast call.
+        plays: list[Any] = legality.legal_plays(self)
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
@@ -277,13 +282,11 @@ class Game:
         the long 7-flushes and runs that :meth:`legal_actions` lists only in their shortest and
         longest form (see :mod:`arena.engine.moves` and :mod:`arena.engine.chains`).
         """
-        if roles is not None and self.rules.chained:
-            return [Card(c) for c in chains.next_cards(self, list(prefix), list(roles))]
-        return [Card(c) for c in moves.next_cards(self, list(prefix))]
+        return [Card(c) for c in legality.next_cards(self, list(prefix), list(roles) if roles else None)]
 
     def joker_roles(self, prefix: Sequence[int] = (), roles: Sequence[int] | None = None) -> list[Card]:
         """The cards a joker may stand for when laid after ``prefix`` (L8; empty: as the first card)."""
-        return [Card(c) for c in chains.joker_roles(self, list(prefix), list(roles) if roles else None)]
+        return [Card(c) for c in legality.joker_roles(self, list(prefix), list(roles) if roles else None)]
 
     def check(self, action: ActionType | str) -> ActionType:
         """The action, parsed; raise :class:`IllegalActionError` (with the reason) if it is illegal.
@@ -296,8 +299,8 @@ class Game:
         if self.outcome is not None:
             raise GameOverError("the game is over")
         if isinstance(action, Play):
-            reason = moves.play_error(self, action)
-            if reason and self.rules.illegal_play == "blunder" and moves.holds_cards(self, action):
+            reason = legality.play_error(self, action)
+            if reason and self.rules.illegal_play == "blunder" and legality.holds_cards(self, action):
                 return action
         elif isinstance(action, Draw):
             reason = self._draw_error()
@@ -315,21 +318,21 @@ class Game:
             action = Action.parse(action)
         if self.rules.illegal_play != "blunder" or not isinstance(action, Play):
             return None
-        if not moves.holds_cards(self, action):
+        if not legality.holds_cards(self, action):
             return None
-        return moves.play_error(self, action)
+        return legality.play_error(self, action)
 
     def _draw_error(self) -> str | None:
         if self.pending_skip:
             return "a pending skip is answered with a skip card or accepted with pass"
         stuck_only = self.rules.draw_when == "stuck"
         if self.pending_kind is not None:
-            return "a pending penalty can be answered" if stuck_only and moves.legal_plays(self) else None
+            return "a pending penalty can be answered" if stuck_only and legality.legal_plays(self) else None
         if self.drawn_card >= 0:
             if self.rules.after_draw == "may-play":
                 return "one card has been drawn: play it or pass"
             return "the drawn card can be played and must be (C4)"
-        if stuck_only and moves.legal_plays(self):
+        if stuck_only and legality.legal_plays(self):
             return "drawing is allowed only when no play is legal"
         if self.draws_this_turn >= self.rules.draws_per_turn:
             return "no draws left this turn"  # pragma: no cover - the turn has ended by then
@@ -356,13 +359,12 @@ class Game:
     def _apply_checked(self, action: ActionType) -> None:
         seat = self.to_move
         self._legal = None
-        kind = type(action)
-        if kind is Play:
+        if type(action) is Play:  # identity tests: cheaper than isinstance, once per decision
             if self.rules.illegal_play == "blunder" and self.blunder_reason(action):
                 self._blunder(seat, action)
             else:
                 self._play(seat, action)
-        elif kind is Draw:
+        elif type(action) is Draw:
             self._draw_action(seat)
         else:
             self._pass(seat)
@@ -393,7 +395,7 @@ class Game:
             self.pending_skip = False  # a legal play under a pending skip answers it
         has_effect = rules.has_effect
         # Most plays carry no power at all (and no card of crazy-eights does): skip the effects.
-        live = (moves.live_cards(rules, acting)
+        live = (live_cards(rules, acting)
                 if rules.any_effect and any([has_effect[c] for c in acting]) else ())
         drew = 0
         if live:
@@ -432,7 +434,7 @@ class Game:
         drew = self._draw_cards(seat, self.rules.blunder_draw)
         if self.pending_kind is not None and not self.pending_skip:
             drew += self._draw_cards(seat, self.pending_amount)
-            self._clear_pending()
+            self.clear_pending()
         self.pending_skip = False
         self.history.append(Event(seat, play, drew, True))
         self.passes_in_row = 0 if drew else self.passes_in_row + 1
@@ -441,7 +443,7 @@ class Game:
     def _draw_action(self, seat: int) -> None:
         if self.pending_kind is not None:
             drew = self._draw_cards(seat, self.pending_amount)
-            self._clear_pending()
+            self.clear_pending()
             self.history.append(Event(seat, DRAW, drew))
             self.passes_in_row = 0 if drew else self.passes_in_row + 1  # S12: an empty penalty draw is a pass
             self._end_turn(self._next_seat(seat, 0))
@@ -453,7 +455,7 @@ class Game:
         after = self.rules.after_draw
         if after == "must-play":
             self._after_must_play_draw(seat)
-        elif after == "may-play" and moves.first_card_ok(self, self.hands[seat][-1]):
+        elif after == "may-play" and first_card_ok(self, self.hands[seat][-1]):
             self.drawn_card = self.hands[seat][-1]  # F4, W3, L9: the seat may play it or pass
         else:
             self._end_turn(self._next_seat(seat, 0))
@@ -461,7 +463,7 @@ class Game:
     def _after_must_play_draw(self, seat: int) -> None:
         """C4: play a playable drawn card, or draw again while draws and stock last."""
         card = self.hands[seat][-1]
-        if moves.first_card_ok(self, card):
+        if first_card_ok(self, card):
             self.drawn_card = card
         elif self.draws_this_turn < self.rules.draws_per_turn and self.can_draw():
             pass  # same seat, must draw again
@@ -493,7 +495,8 @@ class Game:
             self.recycles_left -= 1
         return True
 
-    def _clear_pending(self) -> None:
+    def clear_pending(self) -> None:
+        """No penalty on the table any more (it was drawn, cancelled, or taken by a blunder)."""
         self.pending_kind = None
         self.pending_amount = 0
         self.pending_mix = 0
@@ -553,12 +556,14 @@ class Game:
     # -- views ----------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> "Observation":
-        """What ``seat`` may see (G8), with its legal actions when it is to move."""
+        """What ``seat`` may see (G8), with its legal actions when it is to move: the very
+        observation a sandboxed bot builds from the referee's message (see
+        :func:`arena.engine.observation.observe`)."""
         from arena.engine.observation import observe
 
         return observe(self, seat)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The position in the JSON shape of NOTATION.md (``arena replay --json``)."""
         outcome = self.outcome
         return {
@@ -580,9 +585,9 @@ class Game:
             **self._extra_json(),
         }
 
-    def _extra_json(self) -> dict:
+    def _extra_json(self) -> dict[str, Any]:
         """Keys added (NOTATION.md: extend only by adding) for mechanisms the rule set uses."""
-        extra: dict = {}
+        extra: dict[str, Any] = {}
         if self.top >= 52:
             extra["top_as"] = NAMES[self.top_card]
         if self.rules.skips == "pending":

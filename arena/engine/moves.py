@@ -1,8 +1,12 @@
-"""Which plays are legal: the single source of legality for plays, and their bounded enumeration.
+"""Set and suit-opener plays (RULINGS S3-S6, C2): their shape, and their bounded enumeration.
 
-A play's first card must fit the pile (or answer the pending penalty); every later card must
-match the previous card's rank (where the rule set allows sets) or belong to a suit that a
-suit-opening card (Switch's 7) laid earlier in the same play has opened (RULINGS S3, S4, C2).
+Here a play's first card must fit the pile (or answer the pending penalty); every later card
+must match the previous card's rank (where the rule set allows sets) or belong to a suit that a
+suit-opening card (Switch's 7) laid earlier in the same play has opened. Chained rule sets
+(``RuleSet.chained``) go to :mod:`arena.engine.chains` instead; :mod:`arena.engine.legality`
+chooses between the two and adds the checks every play shares (the hand, the drawn card, the
+suit call, finishing bans, announcements). The card-level rules come from
+:mod:`arena.engine.steps`.
 
 **What** :func:`legal_plays` **lists.** Plays whose cards all keep their power are listed
 exhaustively, one per distinct outcome: the same cards ending on the same card count once
@@ -12,15 +16,9 @@ card-code order. Plays that open a suit can pour in a whole suit, and their coun
 every card after the opener is inert (S6): for each possible final card (the new top, and the
 suit call) the list holds the **shortest** play ending on it and the **fullest** one the
 greedy builder finds. Every other flush is legal too: :func:`next_cards` answers "which cards
-may follow this partial play", so a bot can build any of them card by card, and
-:func:`play_error` accepts exactly the legal ones. The list is deterministic and its length is
-bounded by ``2 * hand * 4`` per opener plus the sets.
-
-**Chained rule sets** (runs, pickup stacks, queens' covers, the latest 7's flush, jokers: B2,
-L2, L8; ``RuleSet.chained``) are checked and listed by :mod:`arena.engine.chains`: every one-card play
-(a lone joker in each role it may take), then for each first card the shortest and the longest
-play found per last card by two searches of bounded size; jokers inside longer plays only in
-the roles a real card could take there. See that module's docstring for the exact definition.
+may follow this partial play", so a bot can build any of them card by card, and the checks
+accept exactly the legal ones. The list is deterministic and its length is bounded by
+``2 * hand * 4`` per opener plus the sets.
 """
 
 from __future__ import annotations
@@ -29,8 +27,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Sequence
 
 from arena.engine.actions import Play
-from arena.engine.cards import CARDS, NAMES, RANK_OF, SUIT_OF, SUITS
+from arena.engine.cards import CARDS, NAMES, RANK_OF, SUIT_OF
 from arena.engine.rules import RuleSet
+from arena.engine.steps import (can_follow, clashing, finish_error, first_card_error, first_card_ok,
+                                mixes, opened_after)
 
 if TYPE_CHECKING:
     from arena.engine.game import Game
@@ -40,144 +40,17 @@ SHORTEST_SEARCH_LIMIT = 4000
 PLAY_CACHE_SIZE = 200_000  # Play objects are immutable: one per card sequence serves every game
 
 
-def first_card_ok(game: Game, card: int) -> bool:
-    """May ``card`` (an acting card: a joker is checked as the card it names) start a play now
-    (S3, C2, and B3/I2: under a pending skip only a skip card)?"""
-    if card >= 52:  # L8: a joker is wild; under a penalty or skip, some role must answer it
-        if game.pending_kind is None and not game.pending_skip:
-            return True
-        return any(first_card_ok(game, role) for role in range(52))
-    power = game.rules.power_of[card]
-    if game.pending_skip:
-        return power.skip
-    if game.pending_kind is not None:
-        if game.pending_kind not in power.answers:
-            return False
-        needs = power.cancel_needs  # L3: a red jack cancels only a stack holding a black jack
-        return not needs or power.pickup > 0 or bool(game.pending_mix & game.rules.kind_bits[needs])
-    if power.wild or game.active_suit < 0:
-        return True
-    if power.suit_only:
-        return SUIT_OF[card] == game.active_suit
-    return SUIT_OF[card] == game.active_suit or RANK_OF[card] == RANK_OF[game.top_card]
-
-
-def holds_cards(game: Game, play: Play) -> bool:
-    """True when the seat to move holds every card of ``play``, each once (a readable blunder)."""
-    hand = game.hands[game.to_move]
-    return len(set(play.cards)) == len(play.cards) and all(c in hand for c in play.cards)
-
-
-def can_follow(rules: RuleSet, previous: int, card: int, opened: int) -> bool:
-    """May ``card`` be laid right after ``previous``, with ``opened`` a bit set of opened suits?"""
-    if RANK_OF[card] == RANK_OF[previous] and rules.set_ranks >> RANK_OF[card] & 1:
-        return True
-    return bool(opened >> SUIT_OF[card] & 1)
-
-
-def opened_after(rules: RuleSet, cards: Sequence[int]) -> int:
-    """The bit set of suits opened by the suit-opening cards among ``cards``."""
-    opened = 0
-    power_of = rules.power_of
-    for card in cards:
-        if power_of[card].opens_suit:
-            opened |= 1 << SUIT_OF[card]
-    return opened
-
-
-def live_cards(rules: RuleSet, cards: Sequence[int]) -> Sequence[int]:
-    """The cards of a play whose powers apply: all, or those before the first opener (S6)."""
-    if not rules.inert_after_opener:
-        return cards
-    power_of = rules.power_of
-    for i, card in enumerate(cards):
-        if power_of[card].opens_suit:
-            return cards[:i]
-    return cards
-
-
-def mixes(rules: RuleSet, cards: Sequence[int]) -> bool:
-    """True when the play holds cards of two groups that never go together (S5)."""
-    groups = [g for g in rules.never_together if any(c in g for c in cards)]
-    return len(groups) > 1
-
-
-def _clashing(rules: RuleSet, cards: Sequence[int]) -> frozenset[int]:
-    """The cards that may not join ``cards``: those of a group other than one already in (S5)."""
-    touched = [g for g in rules.never_together if any(c in g for c in cards)]
-    if not touched:
-        return frozenset()
-    return frozenset().union(*(g for g in rules.never_together if g not in touched))
-
-
 # ---------------------------------------------------------------------------------------------
 # Checking one play
 
 
-def play_error(game: Game, play: Play) -> str | None:
-    """Why ``play`` is illegal now, or None when it is legal."""
+def shape_error(game: Game, cards: Sequence[int]) -> str | None:
+    """Why ``cards`` (held, each once) do not make a set or opener play now: the first card's
+    fit, then each later card's link to the one before it; None when they do."""
     rules = game.rules
-    cards = play.cards
-    hand = game.hands[game.to_move]
-    missing = [NAMES[c] for c in cards if c not in hand]
-    if missing:
-        return f"{missing[0]} is not in the hand of seat {game.to_move}"
-    if len(set(cards)) != len(cards):
-        return "a card is laid twice"
-    if rules.max_cards is not None and len(cards) > rules.max_cards:
-        return f"at most {rules.max_cards} card(s) per play"
-    reason = _drawn_card_error(game, cards)
-    if reason:
-        return reason
-    if rules.chained:
-        return chains.chain_error(game, play)
     reason = first_card_error(game, cards[0])
     if reason:
         return reason
-    reason = _chain_error(rules, cards)
-    if reason:
-        return reason
-    if mixes(rules, cards):
-        return "red and black jacks never go in one play"
-    return call_error(rules, cards[-1], play) or finish_error(game, cards) or announce_error(game, play)
-
-
-def _drawn_card_error(game: Game, cards: Sequence[int]) -> str | None:
-    drawn = game.drawn_card
-    if drawn < 0:
-        return None
-    if game.rules.after_draw == "may-play":
-        if cards[0] != drawn:
-            return f"after drawing, a play must start with the drawn card {NAMES[drawn]}"
-    elif drawn not in cards:
-        return f"the play must include the drawn card {NAMES[drawn]}"
-    return None
-
-
-def finish_error(game: Game, cards: Sequence[int]) -> str | None:
-    """L7: no emptying the hand on certain (acting) cards (a king with two seats)."""
-    rules = game.rules
-    banned = rules.no_finish_two_seats if game.seats == 2 else rules.no_finish
-    if banned and cards[-1] in banned and len(cards) == len(game.hands[game.to_move]):
-        return f"no one may go out on {NAMES[cards[-1]]}" + (" with two seats" if game.seats == 2 else "")
-    return None
-
-
-def first_card_error(game: Game, card: int) -> str | None:
-    if first_card_ok(game, card):
-        return None
-    if game.pending_skip:
-        return f"a skip is pending: only a skip card answers it ({NAMES[card]} does not), or pass"
-    if game.pending_kind is not None:
-        return (f"a {game.pending_kind} penalty of {game.pending_amount} is pending: "
-                f"{NAMES[card]} does not answer it")
-    suit = SUITS[game.active_suit]
-    if game.rules.power_of[card].suit_only:
-        return f"{NAMES[card]} may be played only on its own suit (the active suit is {suit})"
-    return f"{NAMES[card]} matches neither the active suit {suit} nor the rank of {NAMES[game.top_card]}"
-
-
-def _chain_error(rules: RuleSet, cards: Sequence[int]) -> str | None:
     opened = opened_after(rules, cards[:1])
     for previous, card in zip(cards, cards[1:]):
         if not can_follow(rules, previous, card, opened):
@@ -191,37 +64,13 @@ def _chain_error(rules: RuleSet, cards: Sequence[int]) -> str | None:
     return None
 
 
-def call_error(rules: RuleSet, last: int, play: Play) -> str | None:
-    """S9, C3, L6: a play ending on a suit caller (``last``, an acting card) names a suit; no other does."""
-    calls = rules.power_of[last].calls_suit
-    if calls and play.call is None:
-        return f"a play ending on {NAMES[last]} must name a suit ({NAMES[last]}=H)"
-    if not calls and play.call is not None:
-        return f"a suit may be named only by a play ending on a suit-calling card, not {NAMES[last]}"
-    return None
-
-
-def announce_error(game: Game, play: Play) -> str | None:
-    """G1: ``!`` only where the rule set has announcements, on a play that leaves one card."""
-    if not play.announce:
-        return None
-    if game.rules.last_card == "off":
-        return "this rule set has no last-card announcements"
-    left = len(game.hands[game.to_move]) - len(play.cards)
-    if left != 1:
-        return f"a last-card announcement needs a play that leaves exactly one card (this one leaves {left})"
-    return None
-
-
 # ---------------------------------------------------------------------------------------------
 # Enumerating plays
 
 
-def next_cards(game: Game, prefix: list[int]) -> list[int]:
+def next_cards(game: Game, prefix: Sequence[int]) -> list[int]:
     """Cards of the hand that may follow the partial play ``prefix`` (S4); sorted by code."""
     rules = game.rules
-    if rules.chained:
-        return chains.next_cards(game, prefix)
     hand = sorted(set(game.hands[game.to_move]) - set(prefix))
     if not prefix:
         return [c for c in hand if first_card_ok(game, c)]
@@ -233,11 +82,9 @@ def next_cards(game: Game, prefix: list[int]) -> list[int]:
 
 
 def legal_plays(game: Game) -> list[Play]:
-    """Every legal play, in the bounded canonical form described in the module docstring."""
+    """Every legal set or opener play, in the bounded canonical form of the module docstring
+    (without the announcement variants, which :mod:`arena.engine.legality` adds)."""
     rules = game.rules
-    if rules.chained:
-        plays = chains.legal_plays(game)
-        return _with_announcements(plays, len(game.hands[game.to_move])) if rules.last_card != "off" else plays
     hand = game.hands[game.to_move]
     # The openers: the same test as first_card_ok, inlined because this is the hottest loop.
     if game.pending_skip or not rules.simple:
@@ -264,14 +111,9 @@ def legal_plays(game: Game) -> list[Play]:
         sequences += _opened_plays(game, hand, openers)
     if game.drawn_card >= 0:
         sequences = [s for s in sequences if game.drawn_card in s]
-    if not rules.post_plays:
-        return _with_calls(rules, sequences)
-    if rules.no_finish or rules.no_finish_two_seats:
+    if rules.post_plays and (rules.no_finish or rules.no_finish_two_seats):
         sequences = [s for s in sequences if not finish_error(game, s)]
-    plays = _with_calls(rules, sequences)
-    if rules.last_card != "off":
-        plays = _with_announcements(plays, len(hand))
-    return plays
+    return _with_calls(rules, sequences)
 
 
 def _all_ranks_differ(hand: list[int]) -> bool:
@@ -295,28 +137,6 @@ def _lone_card_plays(rules: RuleSet, openers: list[int]) -> list[Play]:
             found = cache[card] = _plays_of(rules, (card,))
         plays.extend(found)
     return plays
-
-
-def _with_announcements(plays: list[Play], held: int) -> list[Play]:
-    """Each play that leaves exactly one card, also with the announcement (W5, L10)."""
-    out = []
-    for play in plays:
-        out.append(play)
-        if len(play.cards) == held - 1:
-            out.append(_announced(play))
-    return out
-
-
-def _announced(play: Play) -> Play:
-    found = _ANNOUNCED.get(play)
-    if found is None:
-        found = Play(play.cards, play.call, play.roles, True)
-        if len(_ANNOUNCED) < PLAY_CACHE_SIZE:
-            _ANNOUNCED[play] = found
-    return found
-
-
-_ANNOUNCED: dict[Play, Play] = {}
 
 
 def _with_calls(rules: RuleSet, sequences: list[list[int]]) -> list[Play]:
@@ -446,7 +266,7 @@ def _shortest(rules: RuleSet, hand: list[int], opener: int, last: int) -> list[i
         next_frontier = []
         for seq in frontier:
             opened = opened_after(rules, seq)
-            banned = _clashing(rules, seq)
+            banned = clashing(rules, seq)
             for card in hand:
                 if card in seq or card in banned or not can_follow(rules, seq[-1], card, opened):
                     continue
@@ -470,7 +290,7 @@ def _fullest(rules: RuleSet, hand: list[int], opener: int, last: int) -> list[in
         remaining.remove(reserve)
     tail = [reserve, last] if reserve is not None else [last]
     while True:
-        banned = _clashing(rules, [*seq, *tail])  # S5: skip jacks of the other colour
+        banned = clashing(rules, [*seq, *tail])  # S5: skip jacks of the other colour
         card = _pick_next(rules, seq[-1], [c for c in remaining if c not in banned], opened, last)
         if card is None:
             break
@@ -490,7 +310,7 @@ def _reserve_for(rules: RuleSet, remaining: list[int], opener: int, last: int) -
     suits = {SUIT_OF[opener]} | {SUIT_OF[c] for c in remaining if rules.power_of[c].opens_suit}
     if SUIT_OF[last] in suits or rules.power_of[last].opens_suit:
         return None
-    banned = _clashing(rules, [opener, last])
+    banned = clashing(rules, [opener, last])
     partners = [c for c in remaining if RANK_OF[c] == RANK_OF[last] and c not in banned]
     return partners[0] if partners else None
 
@@ -510,5 +330,3 @@ def _pick_next(rules: RuleSet, previous: int, remaining: list[int], opened: int,
         return carriers[0]
     return followers[0]
 
-
-from arena.engine import chains  # noqa: E402  (chains calls back into this module's checks)

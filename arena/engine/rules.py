@@ -106,8 +106,13 @@ class RuleSet:
     # playable_on[suit * 13 + rank]: the cards that may start a play on that active suit and top
     # rank with no penalty pending (wild, same suit or same rank: S3, C2), for simple rule sets.
     playable_on: tuple[frozenset[int], ...] = field(repr=False, compare=False, default=())
-    play_cache: dict[Any, Any] = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
-    set_cache: dict[Any, Any] = field(repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
+    # Memo caches of the engine, owned by the rule set so that their entries die with it.
+    play_cache: dict[int | tuple[int, ...], list[Any]] = field(
+        repr=False, compare=False, default_factory=dict)  # Play objects: see arena.engine.moves
+    set_cache: dict[tuple[tuple[int, ...], int], list[list[int]]] = field(
+        repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
+    role_cache: dict[tuple[int, int], list[int]] = field(
+        repr=False, compare=False, default_factory=dict)  # see arena.engine.steps
 
     def hand_size_for(self, seats: int) -> int:
         """Cards dealt to each seat at this table size."""

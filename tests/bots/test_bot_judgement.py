@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from bot_helpers import decide, load_bot, rigged
@@ -82,12 +80,35 @@ def test_heuristic_builds_flushes_beyond_the_listed_ones():
     assert {"7H", "5H", "6H", "9H"} <= {str(c) for c in play.cards} and "AH" not in map(str, play.cards)
 
 
+class CountingObservation:
+    """An observation that counts the legality questions a bot asks of it."""
+
+    QUESTIONS = ("is_legal", "illegal_reason", "next_cards", "joker_roles")
+
+    def __init__(self, obs) -> None:
+        self.obs, self.questions = obs, 0
+
+    def __getattr__(self, name):
+        value = getattr(self.obs, name)
+        if name not in self.QUESTIONS:
+            return value
+
+        def counted(*args, **kwargs):
+            self.questions += 1
+            return value(*args, **kwargs)
+        return counted
+
+
 @pytest.mark.parametrize("preset", ["switch", "crazy-eights"])
-def test_heuristic_decides_in_well_under_the_limit(preset):
+def test_heuristic_work_per_decision_is_bounded_by_the_hand(preset):
+    """The heuristic scores the legal plays and, per 7 that may lead, at most one flush per card
+    of the hand (times four suit calls), each built with at most ``hand + 3`` questions and
+    checked with one more: a bound on its work whatever the machine's speed (the sandbox's
+    CPU limit is the referee's business; timings belong to benchmarks)."""
     from arena.engine.game import Game
 
     rules = load_rules(preset)
-    worst = 0.0
+    flushes = 0
     for seed in range(3):
         game = Game.new(rules, 4, seed)
         bots = [load_bot("heuristic") for _ in range(4)]
@@ -95,9 +116,18 @@ def test_heuristic_decides_in_well_under_the_limit(preset):
             bot.on_game_start({"seed": seed, "seat": seat, "seats": 4,
                                "rules": {"name": rules.name, "settings": rules.settings}})
         while game.outcome is None:
-            obs = game.observation(game.to_move)
-            start = time.perf_counter()
-            action = bots[game.to_move].act(obs)
-            worst = max(worst, time.perf_counter() - start)
+            bot = bots[game.to_move]
+            obs = CountingObservation(game.observation(game.to_move))
+            scored = []
+            score = bot._score
+            bot._score = lambda o, play: scored.append(play) or score(o, play)
+            action = bot.act(obs)
+            del bot._score
+            plays = [a for a in obs.legal_actions() if isinstance(a, Play)]
+            hand = len(obs.hand)
+            openers = len({p.cards[0] for p in plays if rules.power_of[p.cards[0]].opens_suit})
+            assert len(scored) <= len(plays) + 4 * hand * openers
+            assert obs.questions <= openers * hand * (hand + 4)
+            flushes += len(scored) > len(plays)
             game.apply(str(action))
-    assert worst < 0.05  # the aim is < 5 ms; CI machines vary, the sandbox allows 1 s
+    assert flushes or preset == "crazy-eights"  # switch's 7s made the bound bite

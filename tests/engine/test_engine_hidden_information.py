@@ -1,15 +1,20 @@
-"""G8 hidden information: nothing reachable from an Observation names a hidden card.
+"""G8 hidden information: nothing reachable from what a bot receives names a hidden card.
 
-Every attribute of an observation (fields, properties, containers, recursively) and its wire
-form is walked; every card found, as a card object or as a card name inside a text, must be
-public for that seat: its own hand, the top card, or a card named by the public history. The
-history itself is compared with a public log kept by the test (who did what, how many drawn).
+What a bot receives is the referee's message (:func:`wire_observation`, sent as JSON) and the
+:class:`Observation` its host builds from it, which :meth:`Game.observation` also returns.
+Every attribute of both (fields, properties, containers, recursively) is walked, and so is
+the seat's view of the game that the observation's legality questions build (``is_legal``,
+``next_cards``...) and their answers: every card found, as a card object or as a card name
+inside a text, must be public for that seat: its own hand, the top card, or a card named by the
+public history. The history itself is compared with a public log kept by the test (who did
+what, how many drawn).
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import random
 import re
 
@@ -17,11 +22,20 @@ from engine_helpers import CRAZY_EIGHTS, SWITCH, hand, position
 
 import pytest
 
+from arena.engine.actions import DRAW, PASS, Play
 from arena.engine.cards import NAMES, Card
 from arena.engine.game import Game
+from arena.engine.observation import Observation, wire_observation
+from arena.engine.rules import RuleSet, load_rules, preset_names
+from arena.engine.seat_view import UNSEEN
 
 CARD_NAMES = frozenset(NAMES)
 HISTORY_KEYS = {"history", "events"}  # compared with the test's own public log instead
+RULES_KEYS = {"rules"}  # the rule settings: the same public text for every seat, compared instead
+# The card a joker on top stands for (L8) and a joker's role in a play (X1:JS) name a card, not
+# where it is: what the top acts as is public, and a role may be any card.
+ROLE_KEYS = {"top_as", "top_acting", "top_card"}
+SKIPPED = HISTORY_KEYS | RULES_KEYS | ROLE_KEYS
 
 
 def leaves(obj, path="obs", seen=None):
@@ -36,17 +50,25 @@ def leaves(obj, path="obs", seen=None):
         yield path, obj
     elif isinstance(obj, (bool, int, float, type(None))):
         return
+    elif isinstance(obj, Play):
+        yield from leaves(obj.cards, f"{path}.cards", seen)  # not its roles (ROLE_KEYS)
+    elif isinstance(obj, RuleSet):
+        # Public data built from the settings (its tables name cards, such as the jacks that
+        # never go together); only its memo caches can hold cards met in play.
+        for f in dataclasses.fields(obj):
+            if f.name.endswith("_cache"):
+                yield from leaves(getattr(obj, f.name), f"{path}.{f.name}", seen)
     elif isinstance(obj, dict):
         for key, value in obj.items():
             yield from leaves(key, f"{path}[key]", seen)
-            if key not in HISTORY_KEYS:
+            if key not in SKIPPED:
                 yield from leaves(value, f"{path}[{key!r}]", seen)
     elif isinstance(obj, (list, tuple, set, frozenset)):
         for i, item in enumerate(obj):
             yield from leaves(item, f"{path}[{i}]", seen)
     else:
         for name, value in attributes(obj):
-            if name not in HISTORY_KEYS:
+            if name not in SKIPPED:
                 yield from leaves(value, f"{path}.{name}", seen)
 
 
@@ -65,9 +87,10 @@ def attributes(obj):
 
 
 def card_names_in(value) -> set[str]:
-    """Canonical card names inside a card object or a text (`7H 2H=D`, `X1:JS`)."""
+    """Canonical card names inside a card object or a text (`7H 2H=D`; `X1:JS` names X1 only)."""
     if isinstance(value, Card):
         return {str(value)}
+    value = re.sub(r"\b(X\d):\w\w", r"\1", value)  # a joker's role names a card, not a place
     return {t for t in re.split(r"[\s=:!,\[\]'\"]+", value) if t in CARD_NAMES}
 
 
@@ -76,22 +99,44 @@ def containers(game: Game) -> list[object]:
     return [*game.hands, game.hands, game.stock, game.discard, game.history]
 
 
+def received(game: Game, seat: int) -> tuple[dict, Observation]:
+    """What a sandboxed bot gets for ``seat``: the referee's message as it arrives (JSON), and
+    the observation its host builds from it with the rules of the game-start message."""
+    wire = json.loads(json.dumps(wire_observation(game, seat, 0)))
+    info = json.loads(json.dumps({"name": game.rules.name, "settings": game.rules.settings}))
+    return wire, Observation.from_wire(wire, (), info)
+
+
+def ask_legality(obs: Observation) -> list:
+    """Ask every legality question the seat may (building its view of the game); the answers."""
+    answers: list = [obs.next_cards(), obs.illegal_reason(DRAW), obs.illegal_reason(PASS)]
+    for card in obs.hand:
+        answers += [obs.next_cards([card]), obs.illegal_reason(Play((card,)))]
+    for action in obs.legal_actions():
+        answers.append(obs.is_legal(action))
+    return answers
+
+
 def check_observation(game: Game, seat: int, log: list[tuple[int, str, int]]) -> None:
     """G8 for one seat: hidden cards unreachable, sizes and public history right."""
-    obs = game.observation(seat)
+    wire, obs = received(game, seat)
+    assert game.observation(seat) == obs  # in-process, a bot gets the very same observation
+    answers = ask_legality(obs)
     hidden = {NAMES[c] for s, h in enumerate(game.hands) if s != seat for c in h}
     hidden |= {NAMES[c] for c in game.stock}
+    hidden -= {NAMES[game.top_card]}  # what a joker on top stands for is public (L8)
     shared = {id(c) for c in containers(game)}
-    for root, label in ((obs, "obs"), (obs.to_wire(), "wire"), (obs.legal_actions(), "legal")):
+    for root, label in ((obs, "obs"), (wire, "wire"), (obs.legal_actions(), "legal"), (answers, "answers")):
         for path, value in leaves(root, label):
             leak = card_names_in(value) & hidden
             assert not leak, f"seat {seat} sees hidden {sorted(leak)} at {path}"
         assert not any(id(x) in shared for x in walk_objects(root)), "shares referee state"
+    assert obs.rules == game.rules.settings and obs.rule_set() is not game.rules
     assert obs.hand_sizes == tuple(len(h) for h in game.hands)
     assert sorted(obs.hand) == sorted(game.hands[seat])
     assert obs.stock_size == len(game.stock)
     assert [(e.seat, e.action, e.drew) for e in obs.history] == log
-    assert [list(e) for e in obs.to_wire()["events"]] == [list(e) for e in log]
+    assert [list(e) for e in wire["events"]] == [list(e) for e in log]
 
 
 def walk_objects(obj, seen=None):
@@ -120,11 +165,13 @@ def public_step(game: Game, action) -> tuple[int, str, int]:
     return seat, str(action), sum(len(h) for h in game.hands) - held + laid
 
 
-@pytest.mark.parametrize("rules", [SWITCH, CRAZY_EIGHTS], ids=lambda r: r.name)
-def test_G8_no_hidden_card_is_reachable_from_any_observation(rules):
-    """G8: in many random positions, for every seat, nothing of another hand or the stock leaks."""
+@pytest.mark.parametrize("preset", preset_names())
+def test_G8_no_hidden_card_is_reachable_from_any_observation(preset):
+    """G8: in many random positions, for every seat, nothing of another hand or the stock leaks,
+    not even through the legality questions the observation answers."""
+    rules = load_rules(preset)
     positions = 0
-    for seed in range(40):
+    for seed in range(20):
         rng = random.Random(seed)
         game = Game.new(rules, rng.randint(2, 5), seed)
         log: list[tuple[int, str, int]] = []
@@ -134,7 +181,22 @@ def test_G8_no_hidden_card_is_reachable_from_any_observation(rules):
                     check_observation(game, seat, log)
                 positions += 1
             log.append(public_step(game, rng.choice(game.legal_actions())))
-    assert positions > 300
+    assert positions > 150
+
+
+def test_G8_the_seat_view_holds_the_seats_own_cards_and_placeholders_only():
+    """G8: the game an observation's legality questions read holds this seat's hand and the top
+    card, and for every unseen card (other hands, the stock, the pile below the top) only a
+    placeholder, so it knows their number and nothing else."""
+    game = position(SWITCH, ["7H 5H 2C", "3D 4D", "5D 6D KS"], "9H", stock="KH KD QC",
+                    discard="4S 8C")
+    _, obs = received(game, 0)
+    assert obs.next_cards() == [Card.parse("5H"), Card.parse("7H")]
+    view = obs._view
+    assert view.hands[0] == game.hands[0]
+    assert view.hands[1:] == [[UNSEEN] * 2, [UNSEEN] * 3]
+    assert view.stock == [UNSEEN] * 3 and view.discard == [UNSEEN, UNSEEN, Card.parse("9H")]
+    assert view.seed == 0 and view.rules is not game.rules
 
 
 def test_G8_a_recycled_card_drawn_by_another_seat_stays_hidden():
@@ -171,17 +233,19 @@ def test_G8_another_seats_drawn_card_is_counted_not_named():
     log = [public_step(game, game.check("draw"))]
     assert log == [(0, "draw", 1)]
     check_observation(game, 1, log)
-    assert "KD" not in repr(game.observation(1).to_wire())
+    wire, obs = received(game, 1)
+    assert "KD" not in repr(wire) and "KD" not in repr(obs)
 
 
 def test_G8_the_observation_is_a_copy_not_a_view():
-    """G8: later moves do not change an observation already handed out."""
+    """G8: later moves do not change an observation already handed out, nor its answers."""
     game = position(SWITCH, ["3H 4C", "5H 6C"], "9H", stock="KD")
     obs = game.observation(0)
-    before = copy.deepcopy(obs.to_wire())
+    before, answers = copy.deepcopy(obs), ask_legality(obs)
     game.apply("3H")
     game.apply("5H")
-    assert obs.to_wire() == before
+    assert obs == before and ask_legality(obs) == answers
+    assert obs.next_cards() == [Card.parse("3H")] != game.next_cards([])  # 4C alone by now
 
 
 # What a bot actually receives: the referee's wire messages, checked as they are sent.
@@ -217,10 +281,7 @@ class _RecordingBot:
 def test_G8_the_referee_sends_a_seat_only_what_it_may_see(preset, monkeypatch):
     """G8 on the wire: every message the referee sends a bot (as JSON) names no card of another
     hand or of the stock, holds only G8's keys, and tells the true sizes and the seat's hand."""
-    import json
-
     from arena.play import referee as referee_module
-    from arena.engine.rules import load_rules
 
     original = referee_module.wire_observation
     sent = []
@@ -230,6 +291,7 @@ def test_G8_the_referee_sends_a_seat_only_what_it_may_see(preset, monkeypatch):
         wire = json.loads(json.dumps(message))
         hidden = {NAMES[c] for s, h in enumerate(game.hands) if s != seat for c in h}
         hidden |= {NAMES[c] for c in game.stock}
+        hidden -= {NAMES[game.top_card]}  # what a joker on top stands for is public (L8)
         assert set(wire) <= G8_WIRE_KEYS, set(wire) - G8_WIRE_KEYS
         # (top_as is the card a joker on top stands for, L8: a named role, public to all.)
         for path, value in leaves({k: v for k, v in wire.items() if k not in ("events", "top_as")}, "wire"):
@@ -242,13 +304,22 @@ def test_G8_the_referee_sends_a_seat_only_what_it_may_see(preset, monkeypatch):
         assert wire["stock_size"] == len(game.stock)
         # The events are the public history since the seat's last message (who did what, how
         # many drawn), exactly as every seat sees it.
-        assert wire["events"] == json.loads(json.dumps(
-            [list(e) for e in game.observation(seat).to_wire(since)["events"]]))
+        assert wire["events"] == [[e.seat, str(e.action), e.drew] for e in game.history[since:]]
+        # What the bot host builds from it, legality questions asked: nothing hidden either.
+        history = histories.get(seat, ()) if since else ()
+        obs = Observation.from_wire(wire, history, info)
+        histories[seat] = obs.history
+        for path, value in leaves([obs, ask_legality(obs)], "obs"):
+            leak = card_names_in(value) & hidden
+            assert not leak, f"seat {seat} sees hidden {sorted(leak)} at {path}"
         sent.append(seat)
         return message
 
+    rules = load_rules(preset)
+    info = json.loads(json.dumps({"name": rules.name, "settings": rules.settings}))
+    histories: dict[int, tuple] = {}
     monkeypatch.setattr(referee_module, "wire_observation", checked)
-    ref = referee_module.Referee(load_rules(preset))
+    ref = referee_module.Referee(rules)
     for seed in range(12):
         seats = 2 + seed % 3
         ref.play([_RecordingBot(seed * 10 + s) for s in range(seats)], seed)
