@@ -33,8 +33,9 @@ _CPUCLOCK_SCHED = 2         # Linux: a process CPU clock id is (~pid << 3) | CPU
 _CREDS = struct.calcsize("3i")
 # Modules a bot commonly imports, loaded once by the template rather than in every game.
 PRELOAD = ("json", "random", "math", "itertools", "collections", "functools", "heapq",
-           "dataclasses", "typing", "enum", "arena.engine.cards", "arena.engine.rules", "arena.engine.game",
-           "arena.engine.moves", "arena.engine.chains", "arena.errors")
+           "dataclasses", "typing", "enum", "arena.errors", "arena.engine.cards",
+           "arena.engine.rules", "arena.engine.game", "arena.engine.legality",
+           "arena.engine.observation", "arena.engine.seat_view")
 
 
 class TemplateError(Exception):
