@@ -17,6 +17,7 @@ import pytest
 from arena.engine.actions import DRAW, Play
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet, load_rules, preset_names
+from arena.engine.observation import observe
 
 GAMES_PER_CASE = 1000
 VOLUNTARY_DRAW_ODDS = 0.1  # see choose()
@@ -54,7 +55,7 @@ def check_cards(game: Game, deck: Counter) -> None:
 def check_observations(game: Game) -> None:
     sizes = tuple(len(h) for h in game.hands)
     for seat in range(game.seats):
-        obs = game.observation(seat)
+        obs = observe(game, seat)
         assert obs.hand_sizes == sizes
         assert list(obs.hand) == game.hands[seat]
         assert obs.stock_size == len(game.stock)

@@ -1,7 +1,7 @@
 """The referee's game state: legality, application of actions, outcome (RULINGS.md G1-G9).
 
 :class:`Game` holds the full state of one hand and is owned by the referee; bots only ever see
-an :class:`~arena.engine.observation.Observation` built by :meth:`Game.observation`. Cards are the
+an :class:`~arena.engine.observation.Observation` built by :func:`~arena.engine.observation.observe`. Cards are the
 integer codes of :mod:`arena.engine.cards`; every card power comes from the rule set's precomputed
 tables, so the same code plays every preset.
 
@@ -33,7 +33,7 @@ from arena.engine.steps import first_card_ok
 from arena.engine.outcome import Outcome, OutcomeReason
 
 if TYPE_CHECKING:
-    from arena.engine.observation import HistoryEvent, Observation
+    from arena.engine.observation import HistoryEvent
 
 STARTER_ATTEMPTS = 1000
 
@@ -555,13 +555,6 @@ class Game:
 
     # -- views ----------------------------------------------------------------------------------
 
-    def observation(self, seat: int) -> "Observation":
-        """What ``seat`` may see (G8), with its legal actions when it is to move: the very
-        observation a sandboxed bot builds from the referee's message (see
-        :func:`arena.engine.observation.observe`)."""
-        from arena.engine.observation import observe
-
-        return observe(self, seat)
 
     def to_json(self) -> dict[str, Any]:
         """The position in the JSON shape of NOTATION.md (``arena replay --json``)."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from arena.engine.cards import Card, parse_suit
 from arena.engine.game import Game, Pending
-from arena.engine.observation import Observation
+from arena.engine.observation import Observation, observe
 from arena.engine.rules import load_rules
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def rigged(hands: list[str], top: str, *, rules: str = "switch", stock: str | No
                       to_move=to_move, direction=direction,
                       active_suit=parse_suit(suit) if suit else None,
                       pending=Pending(*pending) if pending else None)
-    return game.observation(to_move)
+    return observe(game, to_move)
 
 
 def decide(name: str, obs: Observation, rules: str = "switch") -> str:

@@ -7,6 +7,7 @@ import pytest
 from bot_helpers import decide, load_bot, rigged
 from arena.engine.actions import Action, Play
 from arena.engine.rules import load_rules
+from arena.engine.observation import observe
 
 SEED_HAND = "7H 2H 2C 5H JH 3S KD"   # seed 000's worked example, hearts active on a 9H
 
@@ -117,7 +118,7 @@ def test_heuristic_work_per_decision_is_bounded_by_the_hand(preset):
                                "rules": {"name": rules.name, "settings": rules.settings}})
         while game.outcome is None:
             bot = bots[game.to_move]
-            obs = CountingObservation(game.observation(game.to_move))
+            obs = CountingObservation(observe(game, game.to_move))
             scored = []
             score = bot._score
             bot._score = lambda o, play: scored.append(play) or score(o, play)

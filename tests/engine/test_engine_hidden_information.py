@@ -25,7 +25,7 @@ import pytest
 from arena.engine.actions import DRAW, PASS, Play
 from arena.engine.cards import NAMES, Card
 from arena.engine.game import Game
-from arena.engine.observation import Observation, wire_observation
+from arena.engine.observation import Observation, wire_observation, observe
 from arena.engine.rules import RuleSet, load_rules, preset_names
 from arena.engine.seat_view import UNSEEN
 
@@ -120,7 +120,7 @@ def ask_legality(obs: Observation) -> list:
 def check_observation(game: Game, seat: int, log: list[tuple[int, str, int]]) -> None:
     """G8 for one seat: hidden cards unreachable, sizes and public history right."""
     wire, obs = received(game, seat)
-    assert game.observation(seat) == obs  # in-process, a bot gets the very same observation
+    assert observe(game, seat) == obs  # in-process, a bot gets the very same observation
     answers = ask_legality(obs)
     hidden = {NAMES[c] for s, h in enumerate(game.hands) if s != seat for c in h}
     hidden |= {NAMES[c] for c in game.stock}
@@ -221,8 +221,8 @@ def test_G8_after_a_swap_each_seat_holds_and_sees_its_new_hand():
     """G8/S2: after QS, seat 0 sees 3D 4D and not its old 5C; seat 1 sees 5C."""
     game = position(SWITCH, ["QS 5C", "3D 4D", "5D 6D"], "9S", stock="KH KD")
     log = [public_step(game, game.check("QS"))]
-    assert sorted(map(str, game.observation(0).hand)) == ["3D", "4D"] == hand(game, 0)
-    assert [str(c) for c in game.observation(1).hand] == ["5C"]
+    assert sorted(map(str, observe(game, 0).hand)) == ["3D", "4D"] == hand(game, 0)
+    assert [str(c) for c in observe(game, 1).hand] == ["5C"]
     for seat in range(3):
         check_observation(game, seat, log)
 
@@ -240,7 +240,7 @@ def test_G8_another_seats_drawn_card_is_counted_not_named():
 def test_G8_the_observation_is_a_copy_not_a_view():
     """G8: later moves do not change an observation already handed out, nor its answers."""
     game = position(SWITCH, ["3H 4C", "5H 6C"], "9H", stock="KD")
-    obs = game.observation(0)
+    obs = observe(game, 0)
     before, answers = copy.deepcopy(obs), ask_legality(obs)
     game.apply("3H")
     game.apply("5H")

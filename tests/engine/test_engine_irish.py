@@ -169,16 +169,16 @@ def test_I5_a_blocked_game_is_won_by_the_fewest_cards():
 def test_I2_the_skipped_seat_sees_the_pending_skip_in_its_observation() -> None:
     """G8 with I2: a pending skip is public, so the seat asked to answer it is told so."""
     from arena.engine.cards import Card
-    from arena.engine.observation import wire_observation
+    from arena.engine.observation import wire_observation, observe
 
     game = Game.setup(load_rules("irish"), [[Card.parse("7H"), Card.parse("3C")],
                                             [Card.parse("7C"), Card.parse("4D")]], Card.parse("9H"))
     game.apply("7H")
     assert game.to_move == 1
     assert wire_observation(game, 1, 0)["pending_skip"] is True
-    obs = game.observation(1)
+    obs = observe(game, 1)
     assert obs.pending_skip and "pass" in obs.legal
     assert obs.is_legal("7C") and obs.illegal_reason("4D") == (
         "a skip is pending: only a skip card answers it (4D does not), or pass")
     game.apply("pass")  # accepted: the skip is gone
-    assert not game.observation(game.to_move).pending_skip
+    assert not observe(game, game.to_move).pending_skip

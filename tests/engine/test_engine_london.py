@@ -11,6 +11,7 @@ from arena.engine.cards import Card
 from arena.errors import InvalidActionError
 from arena.engine.game import Game
 from arena.engine.rules import load_rules
+from arena.engine.observation import observe
 
 L = load_rules("london")
 OTHERS = ["TD KD", "JD 5D", "6D 4S"]
@@ -197,7 +198,7 @@ def test_L8_a_joker_names_a_card_matches_and_acts_as_it_and_keeps_that_identity_
     data = game.to_json()
     assert data["top"] == "X1" and data["top_as"] == "7C" and data["active_suit"] == "C"
     assert legal(game, "7D") and legal(game, "3C")
-    assert game.observation(1).top_acting == Card.parse("7C")
+    assert observe(game, 1).top_acting == Card.parse("7C")
     skip = table("X1 5C 6C")
     skip.apply("X1:8C")
     assert skip.to_move == 2

@@ -21,7 +21,7 @@ from arena.engine import seat_view
 from arena.engine.actions import DRAW, PASS, ActionType, Play
 from arena.engine.cards import CARDS, Card
 from arena.engine.game import Game
-from arena.engine.observation import Observation, wire_observation
+from arena.engine.observation import Observation, wire_observation, observe
 from arena.engine.rules import load_rules, preset_names
 from arena.engine.steps import role_candidates
 from arena.errors import IllegalActionError, RulesError
@@ -104,7 +104,7 @@ def test_a_flush_the_list_leaves_out_is_built_card_by_card_and_legal():
     """S4, S6: with 7H 5H 6H 9H 2H AH KD on 3H the listed flushes pour everything in or stop
     short; 7H 5H 6H 9H (the ace and the 2 kept) is built from next_cards and is legal."""
     game = position(SWITCH, ["7H 5H 6H 9H 2H AH KD", "4D 5S", "5D 6D"], "3H")
-    obs = game.observation(0)
+    obs = observe(game, 0)
     assert obs.next_cards() == cards("AH 2H 5H 6H 7H 9H")
     assert obs.next_cards(cards("7H")) == cards("AH 2H 5H 6H 9H")
     assert obs.next_cards(cards("7H 5H 6H 9H")) == cards("AH 2H")
@@ -116,14 +116,14 @@ def test_a_flush_the_list_leaves_out_is_built_card_by_card_and_legal():
 def test_any_action_gets_an_answer_never_an_exception():
     """Unreadable text, a value that is no action, and asking out of turn all get a reason."""
     game = position(SWITCH, ["7H 5H", "4D 5S"], "3H")
-    obs = game.observation(0)
+    obs = observe(game, 0)
     assert obs.illegal_reason("7X") == "cannot read action '7X': unknown card '7X'"
     assert obs.illegal_reason("") == "cannot read action '': it is empty"
     assert obs.illegal_reason(42) == "an action must be text or an action object, got int"
     assert obs.illegal_reason("4D") == "4D is not in the hand of seat 0"
     assert obs.illegal_reason("7H 5H=D") == ("a suit may be named only by a play ending on a "
                                              "suit-calling card, not 5H")
-    waiting = game.observation(1)
+    waiting = observe(game, 1)
     assert waiting.illegal_reason("4D") == "seat 0 is to move, not seat 1"
     assert not waiting.is_legal("4D") and waiting.next_cards() == [] and waiting.joker_roles() == []
 
@@ -147,7 +147,7 @@ def test_L8_a_joker_names_its_role_and_the_observation_lists_the_roles():
     """L8: a joker laid alone must name a card; the roles it may take after 5H are the referee's."""
     london = load_rules("london")
     game = Game.setup(london, [cards("X1 5H 9C"), cards("2S 6C")], Card.parse("5D"), stock=cards("9D 9H"))
-    obs = game.observation(0)
+    obs = observe(game, 0)
     assert obs.illegal_reason(Play((Card.parse("X1"),))) == "a joker must name the card it stands for (X1:JS)"
     assert obs.illegal_reason("X1") == "cannot read action 'X1': joker X1 must name a card (X1:JS)"
     assert obs.is_legal("X1:3C") and obs.is_legal("5H X1:6H")
@@ -161,7 +161,7 @@ def test_B4_a_blunder_is_accepted_by_the_referee_yet_has_a_reason():
     blackjack = load_rules("blackjack")
     game = Game.setup(blackjack, [cards("5C 9D"), cards("6C 7C")], Card.parse("4H"), stock=cards("KC KD KH"))
     assert game.check("5C")  # the referee takes it, as a blunder
-    obs = game.observation(0)
+    obs = observe(game, 0)
     assert not obs.is_legal("5C")
     assert obs.illegal_reason("5C") == game.blunder_reason("5C") == (
         "5C matches neither the active suit H nor the rank of 4H")
@@ -169,11 +169,11 @@ def test_B4_a_blunder_is_accepted_by_the_referee_yet_has_a_reason():
 
 def test_the_rule_set_is_built_once_per_settings_and_never_is_the_referees():
     game = position(SWITCH, ["7H 5H", "4D 5S"], "3H")
-    first, second = game.observation(0), game.observation(1)
+    first, second = observe(game, 0), observe(game, 1)
     assert first.rules is not second.rules  # two copies of the settings ...
     assert first.rule_set() is second.rule_set()  # ... one rule set
     assert first.rule_set() is not game.rules and first.rule_set() == game.rules
-    other = position(load_rules("crazy-eights"), ["8H 5H", "4D 5S"], "3H").observation(0)
+    other = observe(position(load_rules("crazy-eights"), ["8H 5H", "4D 5S"], "3H"), 0)
     assert other.rule_set() is not first.rule_set() and other.rule_set().name == "crazy-eights"
 
 
@@ -188,7 +188,7 @@ def test_the_seat_view_is_built_on_the_first_question_only(monkeypatch):
     built = []
     original = seat_view.seat_game
     monkeypatch.setattr(seat_view, "seat_game", lambda obs: built.append(obs) or original(obs))
-    obs = position(SWITCH, ["7H 5H", "4D 5S"], "3H").observation(0)
+    obs = observe(position(SWITCH, ["7H 5H", "4D 5S"], "3H"), 0)
     assert obs.legal_actions() and not built
     assert obs.is_legal("7H") and obs.next_cards() and obs.illegal_reason("draw")
     assert built == [obs]
