@@ -5,3 +5,5 @@ The package is layered, bottom first: ``errors``, ``settings`` and ``digest`` (t
 ``tournament`` (schedules, the runner, the store, ratings), ``services`` (submit, duel, bench)
 and ``cli`` (the ``arena`` command). Each layer imports only the layers below it.
 """
+
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any, Generic, TypeVar
 
-__all__ = ["REQUIRED", "Keys", "load_yaml", "show"]
+__all__ = ["REQUIRED", "Keys", "did_you_mean", "load_yaml", "show"]
 
 REQUIRED: Any = ...  # the default of a key that must be written
 E = TypeVar("E", bound=Exception)
@@ -73,6 +73,16 @@ def show(value: Any) -> str:
         return "nothing"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the known name closest to a mistyped ``word``, else ``""``.
+
+    Every "unknown ..." message (keys, presets, bots, tournaments) appends it, so a typo such
+    as ``rouds``, ``swtich`` or ``gredy`` is answered with the name that was meant.
+    """
+    close = difflib.get_close_matches(word, sorted(set(known)), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 class Keys(Generic[E]):
@@ -150,9 +160,9 @@ class Keys(Generic[E]):
     @staticmethod
     def _unknown(key: Any, known: Iterable[Any]) -> str:
         names = sorted(str(k) for k in known)
-        close = difflib.get_close_matches(str(key), names, n=1)
-        if close:
-            return f"unknown key (did you mean '{close[0]}'?)"
+        hint = did_you_mean(str(key), names)
+        if hint:
+            return f"unknown key{hint}"
         return f"unknown key (known: {', '.join(names)})" if names else "unknown key"
 
 

@@ -1,11 +1,21 @@
-"""The files the repository ships for users to run are valid: the demo tournament, the sample
-position, the rule-set examples in tournaments/."""
+"""The files the repository ships for users are valid: the demo tournament, the sample position,
+the rule-set examples in tournaments/, the new-bot template; and the documentation stays inside
+the repository (every link resolves, no private note is named) and says what the code does."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import re
 from pathlib import Path
 
+import pytest
+
+from arena.engine.cards import Card
+from arena.engine.game import Game
 from arena.engine.position import load_position
+from arena.engine.rules import load_rules
+from arena.services.submit import new_bot
 from arena.tournament.config import load_config
 from arena.tournament.schedule import Schedule
 from arena.sandbox.workspace import Workspace
@@ -29,3 +39,82 @@ def test_the_sample_position_replays_to_the_end_of_its_moves() -> None:
     for move in position.moves:
         position.game.apply(move)
     assert position.game.decisions == len(position.moves)
+
+
+@pytest.mark.parametrize("rules, expected", [("two-four-jacks", "7H !"), ("london", "7H !"), ("switch", "7H")])
+def test_the_new_bot_template_calls_last_card_where_the_rules_have_it(tmp_path: Path, rules: str,
+                                                                     expected: str) -> None:
+    """W5, L10: the template's bot, left with one card after its play, adds the call (``!``)
+    where the rule set has one, and not where it is illegal (switch)."""
+    path = new_bot(Workspace(tmp_path), "mine")
+    spec = importlib.util.spec_from_file_location("mine", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    bot = module.Bot()
+    bot.on_game_start({"seed": 3, "seat": 0, "seats": 2, "rules": {}})
+    game = Game.setup(load_rules(rules), [[Card.parse("7H"), Card.parse("3C")],
+                                          [Card.parse("4D"), Card.parse("5D")]], Card.parse("9H"))
+    action = bot.act(game.observation(0))
+    assert str(action) == expected
+    game.apply(action)  # the referee takes it
+
+
+# -- the documentation stays inside the repository --------------------------------------------
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+CODE_PATH = re.compile(r"`((?:arena|bots|docs|tournaments|tests|\.ci)/[^`\s:]*)")
+# Paths the docs name that a run creates, or that stand for any file (NAME, x.py, my_bot, ...).
+NOT_SHIPPED = re.compile(r"NAME|<|\{|\*|(^|/)x\.py|my_bot|registry\.json")
+# The team's private notes, which a clone does not have.
+PRIVATE = re.compile(r"RULINGS\.md|NOTATION\.md|SANDBOX\.md|RATINGS\.md|STYLE\.md|\.\./shared|/work/")
+
+
+def _anchors(path: Path) -> set[str]:
+    """The anchors of a Markdown file's headings, as GitHub derives them."""
+    heads = re.findall(r"^#+ (.+)$", path.read_text(), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in heads}
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_link_of_the_docs_leads_to_a_file_of_the_repository(doc: Path) -> None:
+    text = doc.read_text()
+    for target in LINK.findall(text):
+        assert "://" not in target and not target.startswith(("/", "~")), f"{doc.name}: {target} leaves the repository"
+        file, _, anchor = target.partition("#")
+        path = (doc.parent / file).resolve() if file else doc
+        assert path.is_relative_to(ROOT) and path.is_file(), f"{doc.name}: {target} is no file of the repository"
+        if anchor:
+            assert anchor in _anchors(path), f"{doc.name}: {target} names no heading of {path.name}"
+    for named in CODE_PATH.findall(text):
+        if not NOT_SHIPPED.search(named):
+            assert (ROOT / named).exists(), f"{doc.name}: `{named}` is no path of the repository"
+    assert not PRIVATE.search(text), f"{doc.name} names a file outside the repository: {PRIVATE.search(text)}"
+
+
+def test_the_readme_links_the_rules_and_the_notation() -> None:
+    links = LINK.findall((ROOT / "README.md").read_text())
+    assert {"docs/rules.md", "docs/notation.md"} <= set(links)
+
+
+def test_the_rules_doc_states_every_ruling_the_tests_and_presets_cite() -> None:
+    """Every ruling id a test or a preset names (S7, L10, G3a: a part of G3) is stated in
+    docs/rules.md."""
+    ruling = re.compile(r"\b([GSCFLWBI][1-9][0-9]?)[a-c]?\b")
+    stated = set(re.findall(r"\*\*([GSCFLWBI][1-9][0-9]?) ", (ROOT / "docs" / "rules.md").read_text()))
+    sources = [*(ROOT / "tests").rglob("test_*.py"), *(ROOT / "arena" / "engine" / "presets").glob("*.yaml")]
+    cited = {m for path in sources for m in ruling.findall(path.read_text())}
+    assert {"G1", "S15", "C6", "F9", "L11", "W6", "B6", "I5"} <= cited
+    assert sorted(cited - stated) == []
+
+
+def test_the_replay_json_in_the_notation_is_what_replay_prints() -> None:
+    """docs/notation.md shows `arena replay tournaments/sample-position.yaml --json` as it is."""
+    text = (ROOT / "docs" / "notation.md").read_text()
+    shown = re.search(r"```json\n(.*?)```", text, re.DOTALL)
+    assert shown is not None
+    position = load_position(ROOT / "tournaments" / "sample-position.yaml")
+    for move in position.moves:
+        position.game.apply(move)
+    assert json.loads(shown[1]) == position.game.to_json()

@@ -1,7 +1,8 @@
 """The ``arena`` command line: thin typer commands that parse, call the library, and render.
 
 Each command module registers its commands on :data:`app`; library errors
-(:class:`~arena.errors.ArenaError`) become one line on stderr and exit status 1.
+(:class:`~arena.errors.ArenaError`) become one line on stderr and exit status 1, and a command
+line that cannot be parsed exits with status 64 (:mod:`arena.cli.app` lists every status).
 """
 
 from arena.cli.app import app

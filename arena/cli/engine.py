@@ -16,7 +16,7 @@ from arena.errors import IllegalActionError, InvalidActionError
 from arena.engine.game import Game
 from arena.engine.position import load_position
 from arena.tournament.replay import load_stored_game
-from arena.sandbox.workspace import Workspace, builtin_dir
+from arena.sandbox.workspace import builtin_dir
 from arena.cli.render import render_bench, render_sandbox_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
 from arena.engine.rules import load_rules, preset_names
 
@@ -34,7 +34,7 @@ def rules(name: Optional[str] = typer.Argument(None, help="A preset name or a ru
 @app.command()
 @handles_errors
 def replay(
-    target: Path = typer.Argument(..., help="A position file (YAML, see NOTATION.md), or a tournament name with GAME_ID."),
+    target: Path = typer.Argument(..., help="A position file (YAML, docs/notation.md), or a tournament name with GAME_ID."),
     game_id: Optional[int] = typer.Argument(None, help="Replay this stored game of tournament TARGET."),
     as_json: bool = typer.Option(False, "--json", help="Print the final position as JSON."),
     home: Optional[Path] = home_option(),
@@ -100,9 +100,7 @@ def bench(
     seat_count = seats or rule_set.seats_default
     rule_set.check_seats(seat_count)
     if sandbox:
-        random_bot = Workspace(builtin_dir().parent).resolve_bot("random").path
-        assert random_bot is not None  # the built-in random bot is a Python file
-        measured = bench_sandboxed(rule_set, games, seat_count, random_bot, seed)
+        measured = bench_sandboxed(rule_set, games, seat_count, builtin_dir() / "random.py", seed)
         if as_json:
             print(json.dumps(measured.to_json()))
         else:

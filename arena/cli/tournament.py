@@ -8,6 +8,7 @@ Every command works on a workspace folder: the current folder, ``--home DIR`` or
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -15,7 +16,7 @@ import typer
 from rich.console import RenderableType
 from rich.live import Live
 
-from arena.cli.app import app, console, handles_errors
+from arena.cli.app import app, console, handles_errors, warn
 from arena.cli.options import home_option, trusted_option, workspace_of
 from arena.cli.render import (
     progress_view, render_games, render_head_to_head, render_rankings, render_report, resume_command,
@@ -28,7 +29,8 @@ from arena.tournament.runner import Progress, RunReport, run_tournament
 @app.command()
 @handles_errors
 def run(
-    file: Path = typer.Argument(..., help="A tournament YAML file."),
+    file: Path = typer.Argument(..., help="A tournament YAML file, or a name: tournaments/NAME.yaml "
+                                "of the workspace, else a shipped tournament (demo)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: the file's, auto = CPU count)."),
     restart: bool = typer.Option(False, "--restart", help="Archive the stored results of a changed tournament and start over."),
     max_games: Optional[int] = typer.Option(None, "--max-games", min=1, help="Stop after this many games (run again to resume)."),
@@ -38,14 +40,25 @@ def run(
     """Play a tournament (resuming a stopped one), with a live table, then show the rankings."""
     out = console()
     display = _Display()
+    path = workspace_of(home).tournament_file(file)
+    _warn_about_workers(workers)
     if out.is_terminal:
         with Live(get_renderable=display.view, console=out, refresh_per_second=4,
                   transient=True) as live:
             display.live = live
-            report = _run(file, workspace_of(home).root, workers, restart, max_games, trusted, display)
+            report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted, display)
     else:
-        report = _run(file, workspace_of(home).root, workers, restart, max_games, trusted, display)
+        report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted, display)
     _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted))
+
+
+def _warn_about_workers(workers: int | None) -> None:
+    """One line when ``--workers`` asks for more workers than there are CPUs: they still run,
+    sharing the CPUs, so the run is no faster."""
+    cpus = os.cpu_count() or 1
+    if workers is not None and workers > cpus:
+        warn(f"--workers {workers} is more than the {cpus} CPUs of this machine: the workers "
+             "will share them, so the run is no faster")
 
 
 def _run(file: Path, home: Path, workers: int | None, restart: bool, max_games: int | None,

@@ -22,7 +22,7 @@ from typing import Any, Callable, cast
 from arena.engine.cards import RANK_OF
 from arena.errors import RulesError
 from arena.engine.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
-from arena.settings import Keys, load_yaml, show
+from arena.settings import Keys, did_you_mean, load_yaml, show
 
 __all__ = ["PLAIN", "Power", "RuleSet", "build_rules", "load_rules", "merge_settings", "preset_names"]
 
@@ -156,7 +156,9 @@ def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
         return _parse_yaml(text, f"preset {name_or_path}"), f"preset {name_or_path}"
     path = Path(name_or_path)
     if path.suffix not in (".yaml", ".yml") and not path.exists():
-        raise RulesError(f"unknown rules '{name_or_path}': presets are {', '.join(preset_names())}")
+        presets = preset_names()
+        raise RulesError(f"unknown rules '{name_or_path}'{did_you_mean(name_or_path, presets)}: "
+                         f"presets are {', '.join(presets)}")
     try:
         text = path.read_text()
     except OSError as error:
@@ -165,7 +167,8 @@ def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
     if "base" in raw:
         base_name = raw.pop("base")
         if not isinstance(base_name, str) or base_name not in preset_names():
-            raise RulesError(f"{path}: key 'base': unknown preset {base_name!r}")
+            hint = did_you_mean(base_name, preset_names()) if isinstance(base_name, str) else ""
+            raise RulesError(f"{path}: key 'base': unknown preset {base_name!r}{hint}")
         base, _ = _read_raw(base_name)
         raw = merge_settings(base, raw)
     return raw, str(path)

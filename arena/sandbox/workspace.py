@@ -7,9 +7,15 @@ variable, else the current directory (:meth:`Workspace.locate`). Inside it:
 * ``tournaments/`` -- tournament files; ``results/`` -- their result stores.
 
 A bot is named by a path (``bots/x.py``, ``x.py:MyBot``), by a registered name, by the stem of a
-file in the workspace's ``bots/``, or by a built-in name (``random``, ``greedy``, ``heuristic``),
-whose files ship in the repository's ``bots/`` folder. :meth:`Workspace.resolve_bot` maps any of
-these to a :class:`~arena.sandbox.BotSpec`.
+file in the workspace's ``bots/``, or by a built-in name (``random``, ``greedy``, ``heuristic``).
+:meth:`Workspace.resolve_bot` maps any of these to a :class:`~arena.sandbox.BotSpec`. A
+tournament is named by its file, or by a bare name (``demo``): a file of the workspace's
+``tournaments/``, else one shipped with the package (:meth:`Workspace.tournament_file`).
+
+The built-in bots and the demo tournament live in the repository's top-level ``bots/`` and
+``tournaments/`` folders; an installed package (a wheel, ``pip install .``) carries them as
+``arena/builtin_bots/`` and ``arena/builtin_tournaments/`` (pyproject.toml maps the folders), so
+:func:`builtin_dir` and :func:`shipped_tournaments_dir` look there first, then in the clone.
 """
 
 from __future__ import annotations
@@ -25,16 +31,31 @@ import arena
 from arena.digest import file_sha256
 from arena.errors import ConfigError
 from arena.sandbox.spec import BotSpec
+from arena.settings import did_you_mean
 
 BUILTIN_BOTS = ("random", "greedy", "heuristic")
+SHIPPED_TOURNAMENTS = ("demo",)
 HOME_ENV = "ARENA_HOME"
 REGISTRY_FILE = "registry.json"
 NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 
 
 def builtin_dir() -> Path:
-    """The repository's ``bots/`` folder, found next to the installed package."""
-    return Path(arena.__file__).resolve().parent.parent / "bots"
+    """The folder of the built-in bots' files (and of ``examples/``), installed or in a clone."""
+    return _shipped("builtin_bots", "bots")
+
+
+def shipped_tournaments_dir() -> Path:
+    """The folder of the tournaments shipped with the package (:data:`SHIPPED_TOURNAMENTS`)."""
+    return _shipped("builtin_tournaments", "tournaments")
+
+
+def _shipped(packaged: str, top_level: str) -> Path:
+    """``arena/<packaged>`` of an installed package, else the clone's ``<top_level>/`` beside
+    ``arena/`` (an editable install or PYTHONPATH imports the package from the clone itself)."""
+    package = Path(arena.__file__).resolve().parent
+    installed = package / packaged
+    return installed if installed.is_dir() else package.parent / top_level
 
 
 def check_name(name: str) -> str:
@@ -129,8 +150,9 @@ class Workspace:
         builtin = builtin_dir() / f"{text}.py"
         if text in BUILTIN_BOTS and builtin.is_file():
             return self._spec(text, builtin)
-        known = ", ".join(self.known_names()) or "none"
-        raise ConfigError(f"unknown bot {text!r}: give a file (bots/x.py) or one of: {known}")
+        names = self.known_names()
+        raise ConfigError(f"unknown bot {text!r}{did_you_mean(text, names)}: give a file (bots/x.py) "
+                          f"or one of: {', '.join(names) or 'none'}")
 
     def known_names(self) -> list[str]:
         """Built-in, registered and local bot names, sorted, without repeats."""
@@ -138,6 +160,25 @@ class Workspace:
         if self.bots_dir.is_dir():
             names |= {p.stem for p in self.bots_dir.glob("*.py")}
         return sorted(names)
+
+    def tournament_file(self, name_or_path: str | Path) -> Path:
+        """The tournament file a command names: a path as given (``tournaments/demo.yaml``); a
+        bare name (``demo``) is ``tournaments/NAME.yaml`` of the workspace, else a shipped one.
+
+        Raises :class:`ConfigError` for a bare name that names neither, with the known names.
+        """
+        path = Path(name_or_path)
+        if path.exists() or path.suffix in (".yaml", ".yml") or len(path.parts) != 1:
+            return path
+        name = path.name
+        for folder, names in ((self.tournaments_dir, None), (shipped_tournaments_dir(), SHIPPED_TOURNAMENTS)):
+            candidate = folder / f"{name}.yaml"
+            if (names is None or name in names) and candidate.is_file():
+                return candidate
+        known = sorted({p.stem for p in self.tournaments_dir.glob("*.yaml")} | set(SHIPPED_TOURNAMENTS))
+        raise ConfigError(f"unknown tournament {name!r}{did_you_mean(name, known)}: give a tournament "
+                          f"file, or the name of one in {self.tournaments_dir} or shipped with the "
+                          f"arena ({', '.join(SHIPPED_TOURNAMENTS)})")
 
     @staticmethod
     def _spec(name: str, path: Path, class_name: str = "Bot") -> BotSpec:

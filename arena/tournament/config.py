@@ -163,6 +163,7 @@ def config_from_mapping(
     data: Any, source: str = "<config>", default_name: str | None = None
 ) -> TournamentConfig:
     """Validate already-parsed YAML data (a mapping) into a :class:`TournamentConfig`."""
+    _refuse_a_rule_set(data, source)
     keys = Keys(data, source, ConfigError, allowed=_KEYS)
     config = TournamentConfig(
         name=_name(keys, default_name),
@@ -179,6 +180,14 @@ def config_from_mapping(
     )
     _check_pool(config, source)
     return config
+
+
+def _refuse_a_rule_set(data: Any, source: str) -> None:
+    """A rule set (a preset's file, or a user's with ``base:``) given where a tournament is due
+    gets one line saying what it is and how to use it, not "key 'base': unknown key"."""
+    if isinstance(data, Mapping) and "bots" not in data and ("base" in data or "powers" in data):
+        raise ConfigError(f"{source}: a rule set, not a tournament: use it as a tournament's rules "
+                          f"('rules: {source}'), or show it with 'arena rules {source}'")
 
 
 def display_name(spec: Any) -> str:

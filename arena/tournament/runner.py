@@ -394,7 +394,6 @@ class _Run:
         if record.game_id not in self.in_flight:
             return  # dropped: its table got a disqualified bot while it was played
         self.in_flight.discard(record.game_id)
-        self.played += 1
         self.buffer[record.game_id] = record
         self._advance()
 
@@ -418,6 +417,7 @@ class _Run:
             self.skipped += 1
             return
         self.store.add_game(record)
+        self.played += 1  # counted once stored: a result still waiting for an earlier game may be lost
         self.done.add(record.game_id)
         self._count(record)
         self._notify(force=True)
@@ -436,10 +436,12 @@ class _Run:
             self.store.mark_disqualified(bot, reason)
 
     def _drain(self, pool: _Pool) -> None:
-        """After a stop: commit the results that had already arrived."""
+        """After a stop: commit the results that had already arrived, in schedule order (also
+        those that were waiting when the stop came in the middle of a commit)."""
         for message in pool.leftovers():
             if message[0] == "game":
                 self._handle(message)
+        self._advance()
 
     # -- reporting -------------------------------------------------------------------------
 

@@ -1,0 +1,149 @@
+"""The command line's small promises (issue 11, point 12), through typer's CliRunner.
+
+``--version``; the exit statuses the README documents (64 for a command line that cannot be
+parsed, 2 only for an illegal or invalid replay move); "did you mean" for a mistyped tournament
+key, preset and bot; a rule set run as a tournament; a tournament named without its file;
+``--workers`` above the CPU count; and the summary after Ctrl-C, which counts the games stored.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import arena
+from arena.cli import app
+from arena.cli.app import USAGE_STATUS
+from arena.tournament.replay import open_results
+
+REPO = Path(__file__).resolve().parents[2]
+FIRST_LEGAL = REPO / "tests" / "tournament" / "bots" / "first_legal.py"
+SMALL = f"name: small\nseats: 3\nbots: [random, greedy, {FIRST_LEGAL}]\nrounds: 4\nseed: 4\n"
+
+runner = CliRunner()
+
+
+def invoke(home: Path, *args: str):
+    """``arena ARGS`` with ``home`` as the workspace and wide output."""
+    return runner.invoke(app, list(args), env={"ARENA_HOME": str(home), "COLUMNS": "200"})
+
+
+def error_line(result) -> str:
+    """The one ``error:`` line of a refused command (exit 1, no traceback)."""
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("error: "), result.output
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def test_version_prints_the_package_version(tmp_path: Path) -> None:
+    result = invoke(tmp_path, "--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"arena {arena.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", arena.__version__)
+
+
+@pytest.mark.parametrize("args", [
+    ["run"],                               # a missing argument
+    ["run", "x.yaml", "--workers", "two"],  # a bad value
+    ["rankings", "demo", "--colour"],        # an unknown option of a command
+    ["--colour"],                            # an unknown option of arena itself
+    ["rnu", "x.yaml"],                       # an unknown command
+])
+def test_a_command_line_that_cannot_be_parsed_exits_64_not_2(tmp_path: Path, args: list[str]) -> None:
+    result = invoke(tmp_path, *args)
+    assert USAGE_STATUS == 64 and result.exit_code == USAGE_STATUS, result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_illegal_replay_move_keeps_exit_2(tmp_path: Path) -> None:
+    position = (REPO / "tournaments" / "sample-position.yaml").read_text()
+    path = tmp_path / "position.yaml"
+    path.write_text(position.replace('moves: ["7H 2H 2C 5H JH", draw]', "moves: [draw]"))
+    result = invoke(tmp_path, "replay", str(path), "--json")
+    assert result.exit_code == 2 and '"error": "illegal"' in result.stdout
+
+
+def test_a_mistyped_tournament_key_offers_the_key(tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text("bots: [random, greedy]\nseats: 2\nrouds: 3\n")
+    line = error_line(invoke(tmp_path, "run", str(tmp_path / "t.yaml")))
+    assert line.endswith("key 'rouds': unknown key (did you mean 'rounds'?)")
+
+
+def test_a_mistyped_preset_offers_the_preset(tmp_path: Path) -> None:
+    line = error_line(invoke(tmp_path, "rules", "swtich"))
+    assert line.startswith("error: unknown rules 'swtich' (did you mean 'switch'?): presets are ")
+    (tmp_path / "mine.yaml").write_text("base: crazy-eigths\n")
+    assert "unknown preset 'crazy-eigths' (did you mean 'crazy-eights'?)" in error_line(
+        invoke(tmp_path, "rules", str(tmp_path / "mine.yaml")))
+
+
+def test_a_mistyped_bot_offers_the_bot(tmp_path: Path) -> None:
+    line = error_line(invoke(tmp_path, "duel", "gredy", "random", "--games", "2"))
+    assert line.startswith("error: unknown bot 'gredy' (did you mean 'greedy'?): ")
+    assert "did you mean" not in error_line(invoke(tmp_path, "duel", "zzz", "random", "--games", "2"))
+
+
+@pytest.mark.parametrize("rule_set", [REPO / "arena" / "engine" / "presets" / "switch.yaml",
+                                      REPO / "tournaments" / "switch-no-flush.yaml"])
+def test_a_rule_set_run_as_a_tournament_says_what_it_is(tmp_path: Path, rule_set: Path) -> None:
+    line = error_line(invoke(tmp_path, "run", str(rule_set)))
+    assert line == (f"error: {rule_set}: a rule set, not a tournament: use it as a tournament's "
+                    f"rules ('rules: {rule_set}'), or show it with 'arena rules {rule_set}'")
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_tournament_is_found_by_name_in_the_workspace_and_a_typo_is_answered(tmp_path: Path) -> None:
+    (tmp_path / "tournaments").mkdir()
+    (tmp_path / "tournaments" / "small.yaml").write_text(SMALL)
+    result = invoke(tmp_path, "run", "small", "--max-games", "2", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "small: 2 of 12 games stored" in result.stdout
+    assert "resume with: arena run small --workers 1" in result.stdout
+    line = error_line(invoke(tmp_path, "run", "smal"))
+    assert line.startswith("error: unknown tournament 'smal' (did you mean 'small'?): ")
+    assert "demo" in line  # the shipped tournament is offered too
+
+
+def test_more_workers_than_cpus_warns_once_and_still_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    (tmp_path / "small.yaml").write_text(SMALL)
+    result = invoke(tmp_path, "run", str(tmp_path / "small.yaml"), "--workers", "2", "--max-games", "2")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "warning: --workers 2 is more than the 1 CPUs of this machine: the workers will share "
+        "them, so the run is no faster"]
+    assert "2 of 12 games stored" in result.stdout
+    quiet = invoke(tmp_path, "run", str(tmp_path / "small.yaml"), "--workers", "1", "--max-games", "1")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_summary_after_ctrl_c_counts_the_games_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """Ctrl-C (here: the live display raising KeyboardInterrupt after the third stored game)
+    stops the run; the results that had arrived are stored in schedule order (with two workers
+    some wait for an earlier game: those that can follow are stored, the others are lost), and
+    the summary's two counts are the store's."""
+    from arena.cli import tournament as commands
+
+    def interrupt(self, progress) -> None:
+        if progress.stored >= 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(commands._Display, "update", interrupt)
+    (tmp_path / "small.yaml").write_text(SMALL)
+    result = invoke(tmp_path, "run", str(tmp_path / "small.yaml"), "--workers", str(workers))
+    assert result.exit_code == 130, result.output
+    summary = re.search(r"small: (\d+) of 12 games stored; this run played (\d+) in", result.stdout)
+    assert summary, result.stdout
+    with open_results(tmp_path, "small") as store:
+        stored = store.game_count()
+        assert [g.game_id for g in store.games()] == list(range(stored))
+    assert stored >= 3
+    assert (int(summary[1]), int(summary[2])) == (stored, stored)
