@@ -775,8 +775,9 @@ def render_report(console: Console, report: RunReport) -> None:
         + (f", {report.skipped} skipped (disqualified bots)" if report.skipped else "")
         + f"; this run played {report.played} in {report.elapsed:.1f}s "
         f"({report.games_per_s:.1f} games/s, {report.workers} worker"
-        + ("s" if report.workers != 1 else "") + f"); log: {report.log_path}"
+        + ("s" if report.workers != 1 else "") + ")"
     )
+    console.print(f"log: {report.log_path}")  # a line of its own: a path can be long
 
 
 def resume_command(argv: Sequence[str]) -> str:

@@ -50,6 +50,7 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = invoke(folder, "run", str(folder / "cli.yaml"), "--workers", "2")
     assert result.exit_code == 0, result.output
     assert f"{GAMES} of {GAMES} games stored" in result.stdout
+    assert re.search(r"^log: \S+cli\.log$", result.stdout, re.MULTILINE)  # a line of its own
     return folder
 
 
