@@ -307,3 +307,69 @@ def test_L8_a_joker_on_top_shows_the_card_it_stands_for(tmp_path: Path) -> None:
     state = json.loads(invoke("replay", str(path), "--json").output)
     assert (state["top"], state["top_as"], state["pending"]) == ("X1", "JS", {"kind": "jack", "amount": 5})
     assert "top X1 (as JS)" in invoke("replay", str(path)).output
+
+
+def replay_lines(tmp_path: Path, text: str, columns: int = 200) -> list[str]:
+    """The move lines a person's replay of position ``text`` prints (``   1. seat 0 ...``)."""
+    result = runner.invoke(app, ["replay", str(write(tmp_path, text))], env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    return [line.strip() for line in result.output.splitlines() if line[:5].strip().rstrip(".").isdigit()]
+
+
+FOUR = "[3D, 9D], [4H, 5S], [6D, 7H]"  # the other seats' hands of a 4-seat position
+
+
+@pytest.mark.parametrize("text,marked", [
+    (f"rules: switch\nhands: [[2H, 5C], {FOUR}]\ntop: 9H\nstock: [3C, 5D, 6S]\nmoves: [2H, draw]\n",
+     ["1. seat 0 plays 2H: pickup +2 (two, 2 to pick up)",
+      "2. seat 1 draws 2: takes the two penalty of 2"]),
+    (f"rules: switch\nhands: [[2C, 5C], {FOUR}]\ntop: 2H\npending: {{kind: two, amount: 2}}\n"
+     "stock: [3C, 5D, 6S, 7C, 8C]\nmoves: [2C, draw]\n",
+     ["1. seat 0 plays 2C: pickup +2 (two, 4 to pick up)",
+      "2. seat 1 draws 4: takes the two penalty of 4"]),
+    (f"rules: switch\nhands: [[JH, 3C], {FOUR}]\ntop: JS\npending: {{kind: jack, amount: 5}}\nmoves: [JH]\n",
+     ["1. seat 0 plays JH: cancels the jack penalty of 5"]),
+    (f"rules: switch\nhands: [[8H, 3C], {FOUR}]\ntop: 9H\nmoves: [8H, 4H]\n",
+     ["1. seat 0 plays 8H: skips seat 1", "2. seat 2 plays 4H"]),
+    (f"rules: switch\nhands: [[TH, 3C], {FOUR}]\ntop: 9H\nmoves: [TH, 7H]\n",
+     ["1. seat 0 plays TH: reverses (direction -1)", "2. seat 3 plays 7H"]),
+    (f"rules: switch\nhands: [[QS, 3C, 4C], {FOUR}]\ntop: 9S\nmoves: [QS]\n",
+     ["1. seat 0 plays QS: swaps hands with seat 1  ->  top QS suit S  hands [2 2 2 2]"]),
+    (f"rules: switch\nhands: [[AH, 3C], {FOUR}]\ntop: 9H\nmoves: [AH=S]\n",
+     ["1. seat 0 plays AH=S: calls S  ->  top AH suit S"]),
+    (f"rules: two-four-jacks\nhands: [[5H, 6H], {FOUR}]\ntop: 9H\nmoves: [5H !]\n",
+     ["1. seat 0 plays 5H !: calls last card"]),
+    ("rules: switch\nhands: [[8H, 3C, 4C], [3D, 4D]]\ntop: 9H\nmoves: [8H]\n",
+     ["1. seat 0 plays 8H: goes again"]),
+    (f"rules: blackjack\nhands: [[8H, 3C, 4C], {FOUR}]\ntop: 9H\nmoves: [8H, pass]\n",
+     ["1. seat 0 plays 8H: a skip waits for seat 1", "2. seat 1 passes: accepts the skip"]),
+    (f"rules: blackjack\nhands: [[3C, 4C], {FOUR}]\ntop: 9H\nstock: [3S, 5H]\nmoves: [3C]\n",
+     ["1. seat 0 plays 3C (drew 2): illegal play, the cards stay"]),
+    (f"rules: switch\nhands: [[3C, 4C], {FOUR}]\ntop: 9H\nstock: []\ndiscard: [KS, KD]\nmoves: [draw]\n",
+     ["1. seat 0 draws 1: the pile is shuffled into the stock"]),
+])
+def test_replay_marks_what_each_move_did(tmp_path: Path, text: str, marked: list[str]) -> None:
+    """S7 pickups stack and are drawn, S8 the red jack cancels, 8 skips, 10 reverses, the black
+    queen swaps hands, the ace calls, W5 the last card is called, S15 two seats go again, B3 a
+    skip waits to be answered, B4 a blunder keeps its cards, G4 the pile is recycled."""
+    lines = replay_lines(tmp_path, text)
+    assert len(lines) == len(marked)
+    for line, start in zip(lines, marked):
+        assert line.startswith(start), line
+
+
+def test_replay_effects_come_from_the_engine_not_the_card_names(tmp_path: Path) -> None:
+    """A rule set whose 8 is plain: the same play skips nobody, and no move says it does."""
+    write(tmp_path, 'base: switch\nname: plain-eights\npowers: {"8": {}}\n', "plain-eights.yaml")
+    text = f"rules: plain-eights.yaml\nhands: [[8H, 3C], {FOUR}]\ntop: 9H\nstock: [3S]\nmoves: [8H, draw]\n"
+    assert [line.split("  ->")[0] for line in replay_lines(tmp_path, text)] == [
+        "1. seat 0 plays 8H", "2. seat 1 draws 1"]
+
+
+def test_a_narrow_replay_puts_the_effects_under_their_move(tmp_path: Path) -> None:
+    text = f"rules: switch\nhands: [[QS, 3C, 4C], {FOUR}]\ntop: 9S\nmoves: [QS]\n"
+    result = runner.invoke(app, ["replay", str(write(tmp_path, text))], env={"COLUMNS": "60"})
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "1. seat 0 plays QS" in line)
+    assert "swaps" not in lines[at] and lines[at + 1].strip() == "↳ swaps hands with seat 1"
+    assert max(len(line) for line in lines) <= 60

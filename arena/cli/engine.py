@@ -15,9 +15,12 @@ from arena.cli.options import home_option, workspace_of
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.engine.game import Game
 from arena.engine.position import load_position
-from arena.tournament.replay import load_stored_game
+from arena.tournament.replay import load_stored_game, replay_moves
 from arena.sandbox.workspace import builtin_dir
-from arena.cli.render import render_bench, render_sandbox_bench, render_outcome, render_position, render_rules, render_rules_list, render_step
+from arena.cli.render import (
+    render_bench, render_outcome, render_position, render_rules, render_rules_list, render_sandbox_bench,
+    render_step, render_stored_game, render_stored_result, seat_names,
+)
 from arena.engine.rules import load_rules, preset_names
 
 
@@ -43,35 +46,44 @@ def replay(
 
     A stored match of several hands is shown hand by hand (with --json: one object per hand).
     """
+    names: Sequence[str] | None = None
+    stored = None
     if game_id is None:
         position = load_position(target)
         hands = [(position.game, tuple(position.moves))]
     else:
-        hands = [(h.game, h.moves) for h in load_stored_game(workspace_of(home).root, str(target), game_id).hands]
+        stored = load_stored_game(workspace_of(home).root, str(target), game_id)
+        hands = [(h.game, h.moves) for h in stored.hands]
+        names = stored.record.table
     out = console()
+    if stored is not None and not as_json:
+        render_stored_game(out, str(target), stored.record)
     for number, (game, moves) in enumerate(hands):
         if not as_json:
             if len(hands) > 1:
                 out.rule(f"hand {number + 1} of {len(hands)}, seat {game.to_move} leads")
-            render_position(out, game)
-        _replay_moves(game, moves, as_json, out)
+            render_position(out, game, names)
+        _replay_moves(game, moves, as_json, out, None if names is None else seat_names(names))
         if as_json:
             print(json.dumps(game.to_json()))
         else:
-            render_outcome(out, game)
+            render_outcome(out, game, names)
+    if stored is not None and not as_json:
+        # A match's stored result is the match's, not its last hand's: nothing to compare it to.
+        render_stored_result(out, stored.record, hands[0][0] if len(hands) == 1 else None)
 
 
-def _replay_moves(game: Game, moves: Sequence[str], as_json: bool, out: Console) -> None:
+def _replay_moves(game: Game, moves: Sequence[str], as_json: bool, out: Console,
+                  names: Sequence[str] | None) -> None:
     """Apply the moves in order, printing each for a person; stop with exit 2 at a bad one."""
-    for index, text in enumerate(moves):
-        seat = game.to_move
-        try:
-            game.apply(text)
-        except (InvalidActionError, IllegalActionError) as error:
-            _replay_error(error, index, text, as_json)
-        if not as_json:
-            event = game.history[-1]
-            render_step(out, index + 1, seat, str(event.action), event.drew, game)
+    applied = 0
+    try:
+        for step in replay_moves(game, moves):
+            applied = step.index
+            if not as_json:
+                render_step(out, step, game, names)
+    except (InvalidActionError, IllegalActionError) as error:
+        _replay_error(error, applied, moves[applied], as_json)
 
 
 def _replay_error(error: Exception, index: int, text: str, as_json: bool) -> None:

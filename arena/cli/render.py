@@ -2,15 +2,22 @@
 rankings, the head-to-head crosstable, game lists and the live display of a running tournament.
 
 Every function draws on the :class:`rich.console.Console` it is given or returns a renderable
-(tests pass ``Console(file=io.StringIO(), width=120)``); nothing here prints on its own or exits.
-The ``--json`` shapes live beside the data they describe (:mod:`arena.tournament.export`)."""
+(tests pass ``Console(file=io.StringIO(), width=80)`` and ``width=160``); nothing here prints on
+its own or exits. Tables fit the console's width with one line a row (see "fitting a table"
+below). The ``--json`` shapes live beside the data they describe (:mod:`arena.tournament.export`)."""
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
 
+from rich.cells import cell_len
 from rich.console import Console, Group, JustifyMethod, RenderableType
+from rich.markup import escape
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
@@ -25,8 +32,9 @@ from arena.services.duel import DuelResult
 from arena.services.submit import ValidationReport
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import GameRecord
+from arena.tournament.replay import Effect, EffectKind, Step
 from arena.tournament.runner import Progress, RunReport
-from arena.tournament.stats import Interval
+from arena.tournament.stats import BotStats
 
 SUIT_STYLE = {"C": "bold", "S": "bold", "D": "red", "H": "red"}
 
@@ -41,6 +49,131 @@ def cards_markup(names: Iterable[str]) -> str:
     """Several cards, coloured, separated by spaces."""
     return " ".join(card_markup(n) for n in names) or "-"
 
+
+# -- fitting a table to the terminal ---------------------------------------------------------
+#
+# Tables are drawn without vertical lines (a rule under the header only), two cells between
+# columns, and never wrap a cell: when a table would be wider than the console, the less
+# needed columns are left out first, then bot names are cut in the middle (``heuris…ame-v2``)
+# and every cut name is printed whole once under the table.
+
+GAP = 2        # cells between two columns: one of padding and the blank divider
+NAME_MIN = 16  # a cut bot name keeps this many cells while a column can still be left out
+NAME_FLOOR = 6  # and never fewer
+
+
+@dataclass(frozen=True)
+class _Column:
+    """One column's header, cells (one per row) and alignment; ``key`` names it for leaving out."""
+
+    key: str
+    header: str
+    cells: Sequence[str]
+    justify: JustifyMethod = "right"
+
+    @cached_property
+    def width(self) -> int:
+        """The cells the widest of its header and cells takes."""
+        return max([cell_len(self.header), *(cell_len(c) for c in self.cells)])
+
+
+def _span(widths: Iterable[int]) -> int:
+    """The width of a table whose columns are ``widths`` wide."""
+    widths = list(widths)
+    return sum(widths) + GAP * (len(widths) - 1) if widths else 0
+
+
+def _fit_columns(width: int, columns: Sequence[_Column], drops: Sequence[str],
+                 names: int) -> tuple[list[_Column], int]:
+    """The columns to keep and the name column's width, in a table ``width`` wide whose names
+    need ``names`` cells: the fullest set of columns that leaves the names ``NAME_MIN`` cells
+    (or all they need), leaving out columns in the order of ``drops``."""
+    kept = list(columns)
+    for count in range(len(drops) + 1):
+        kept = [c for c in columns if c.key not in drops[:count]]
+        room = width - _span([*(c.width for c in kept), 0])
+        if room >= min(names, NAME_MIN):
+            return kept, min(names, room)
+    return kept, max(NAME_FLOOR, min(names, room))
+
+
+def _table(columns: Sequence[_Column], styles: Sequence[str] = ()) -> Text:
+    """``columns`` as text: the header, a rule, one line a row (styled by ``styles``).
+
+    Drawn by hand rather than with rich's ``Table``: every width is known already, and a list of
+    thousands of games prints many times faster.
+    """
+    widths = [c.width for c in columns]
+
+    def line(cells: Sequence[str]) -> str:
+        gaps = [" " * (w - cell_len(cell)) for cell, w in zip(cells, widths)]
+        return (" " * GAP).join(cell + gap if c.justify == "left" else gap + cell
+                                for cell, gap, c in zip(cells, gaps, columns)).rstrip()
+
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(line([c.header for c in columns]) + "\n", style="bold")
+    text.append("─" * _span(widths))
+    for index, row in enumerate(zip(*(c.cells for c in columns))):
+        text.append("\n")
+        text.append(line(row), style=styles[index] if index < len(styles) else "")
+    return text
+
+
+def _print_table(console: Console, columns: Sequence[_Column], styles: Sequence[str] = ()) -> None:
+    """Print :func:`_table`; one that fits needs none of rich's wrapping work (a list of
+    thousands of games prints several times faster soft-wrapped)."""
+    if _span(c.width for c in columns) <= console.width:
+        console.print(_table(columns, styles), soft_wrap=True)
+    else:  # only in a console too narrow for any layout: each line cut at the edge
+        console.print(_table(columns, styles), no_wrap=True, overflow="ellipsis")
+
+
+def middle_cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, cut in the middle with ``…`` so that its start
+    and its end (often a version: ``-v2``) both stay readable."""
+    return text if len(text) <= width else _cut(text, width, width // 2)
+
+
+def _cut(text: str, width: int, head: int) -> str:
+    """``text`` as its first ``head`` characters, ``…`` and its last ``width - head - 1``."""
+    tail = width - head - 1
+    return text[:head] + "…" + (text[-tail:] if tail > 0 else "")
+
+
+def short_names(names: Iterable[str], width: int | Mapping[str, int]) -> dict[str, str]:
+    """Each name cut to ``width`` (:func:`middle_cut`; a mapping gives each name its own),
+    moving the cut where two would look the same, so that distinct names stay distinct when it
+    can be done."""
+    full = sorted(set(names))
+    room = {name: width if isinstance(width, int) else width[name] for name in full}
+    shown = {name: middle_cut(name, room[name]) for name in full}
+    seen = Counter(shown.values())
+    for name in full:
+        if seen[shown[name]] < 2:
+            continue
+        cells = room[name]
+        for head in sorted(range(1, cells), key=lambda h: abs(h - cells // 2)):
+            candidate = _cut(name, cells, head)
+            if candidate not in seen:
+                seen[shown[name]] -= 1
+                shown[name] = candidate
+                seen[candidate] += 1
+                break
+    return shown
+
+
+def render_names(console: Console, shown: Mapping[str, str]) -> None:
+    """Every cut name of a table once in full: ``heuris…ame-v2 = heuristic-...-name-v2``."""
+    for name, cut in sorted(shown.items(), key=lambda item: item[1]):
+        if cut != name:
+            console.print(Text(f"{cut} = {name}", style="dim"))
+
+
+def _title(console: Console, text: str) -> None:
+    console.print(Text(text, style="bold"))
+
+
+# -- rule sets, positions and replays, benchmarks -------------------------------------------
 
 def render_rules_list(console: Console, rule_sets: list[RuleSet]) -> None:
     """One line per preset: name, seats and summary."""
@@ -142,16 +275,23 @@ def _sets_text(rules: RuleSet) -> str:
     return "only " + " ".join(r for i, r in enumerate("A23456789TJQK") if rules.set_ranks >> i & 1)
 
 
-def render_position(console: Console, game: Game) -> None:
-    """The full state of a game: every hand, the pile, the stock."""
+def seat_label(seat: int, names: Sequence[str] | None = None) -> str:
+    """``seat 1``, or ``seat 1 (greedy)`` when the seats' bot ``names`` are known."""
+    return f"seat {seat}" if names is None else f"seat {seat} ({names[seat]})"
+
+
+def render_position(console: Console, game: Game, names: Sequence[str] | None = None) -> None:
+    """The full state of a game: every hand (with its bot's name when ``names`` are given),
+    the pile, the stock."""
     suit = SUITS[game.active_suit] if game.active_suit >= 0 else "any"
     pending = f", pending {game.pending_kind} {game.pending_amount}" if game.pending_kind else ""
-    console.print(f"[bold]{game.rules.name}[/], {game.seats} seats, seed {game.seed}: "
-                  f"top {_top_markup(game)}, suit {suit}{pending}, "
+    console.print(f"[bold]{game.rules.name}[/], {game.seats} seats, seed {game.seed}")
+    console.print(f"top {_top_markup(game)}, suit {suit}{pending}, "
                   f"direction {'+1' if game.direction == 1 else '-1'}, stock {len(game.stock)}")
     for seat, hand in enumerate(game.hands):
         marker = "▶" if seat == game.to_move else " "
-        console.print(f" {marker} seat {seat}: {cards_markup(NAMES[c] for c in hand)}")
+        console.print(f" {marker} {escape(seat_label(seat, names))}: "
+                      f"{cards_markup(NAMES[c] for c in hand)}")
 
 
 def _top_markup(game: Game) -> str:
@@ -160,26 +300,103 @@ def _top_markup(game: Game) -> str:
     return top + f" (as {card_markup(NAMES[game.top_card])})" if game.top >= 52 else top
 
 
-def render_step(console: Console, index: int, seat: int, action: str, drew: int, game: Game) -> None:
-    """One applied move, with the table as it left it."""
+def seat_names(names: Sequence[str], width: int = NAME_MIN) -> list[str]:
+    """The seats' bot names cut to ``width`` (:func:`short_names`), in seat order: how a
+    replay's moves name them (its position lines show them whole)."""
+    shown = short_names(names, width)
+    return [shown[name] for name in names]
+
+
+def render_step(console: Console, step: Step, game: Game, names: Sequence[str] | None = None) -> None:
+    """One applied move and what it did (skips, reverses, penalties...), with the table as it
+    left it; the effects go on a line of their own when the console is too narrow for one."""
+    action, drew = step.action, step.drew
     extra = f" (drew {drew})" if drew and action != "draw" else ""
     verb = f"draws {drew}" if action == "draw" else ("passes" if action == "pass" else f"plays {action}")
+    effects = escape("; ".join(effect_text(e, names) for e in step.effects))
     suit = SUITS[game.active_suit] if game.active_suit >= 0 else "any"
     pending = f"  pending {game.pending_kind} {game.pending_amount}" if game.pending_kind else ""
     sizes = " ".join(str(len(h)) for h in game.hands)
-    console.print(f"{index:>4}. seat {seat} {verb}{extra}  ->  top {_top_markup(game)} "
-                  f"suit {suit}{pending}  hands [{sizes}]")
+    move = f"{step.index:>4}. {escape(seat_label(step.seat, names))} {verb}{extra}"
+    table = f"  ->  top {_top_markup(game)} suit {suit}{pending}  hands [{sizes}]"
+    line = f"{move}: [bold magenta]{effects}[/]{table}" if effects else move + table
+    if not effects or Text.from_markup(line).cell_len <= console.width:
+        console.print(line)
+    else:
+        console.print(move + table)
+        console.print(f"      ↳ [bold magenta]{effects}[/]")
 
 
-def render_outcome(console: Console, game: Game) -> None:
-    """The result line: who won and why, with the finishing places."""
+def effect_text(effect: Effect, names: Sequence[str] | None = None) -> str:
+    """An effect of a move in words: ``skips seat 2 (greedy)``, ``pickup +5 (jack, 7 to pick up)``."""
+    seat = "" if effect.seat is None else seat_label(effect.seat, names)
+    kind = effect.kind
+    texts = {
+        EffectKind.BLUNDER: "illegal play, the cards stay",
+        EffectKind.PENALTY_TAKEN: f"takes the {effect.word} penalty of {effect.amount}",
+        EffectKind.CANCEL: f"cancels the {effect.word} penalty of {effect.amount}",
+        EffectKind.PICKUP: f"pickup +{effect.amount} ({effect.word}, {effect.total} to pick up)",
+        EffectKind.LAST_CARD: "calls last card",
+        EffectKind.CALL: f"calls {effect.word}",
+        EffectKind.REVERSE: f"reverses (direction {effect.amount:+d})",
+        EffectKind.SWAP: f"swaps hands with {seat}",
+        EffectKind.SKIP: f"skips {seat}",
+        EffectKind.AGAIN: "goes again",
+        EffectKind.SKIP_PENDING: f"a skip waits for {seat}",
+        EffectKind.SKIP_TAKEN: "accepts the skip",
+        EffectKind.RECYCLE: "the pile is shuffled into the stock",
+    }
+    return texts[kind]
+
+
+def render_outcome(console: Console, game: Game, names: Sequence[str] | None = None) -> None:
+    """The result line: who won and why, with the finishing places (bots best first when
+    ``names`` are known, else seat groups)."""
     outcome = game.outcome
     if outcome is None:
-        console.print(f"[yellow]still playing[/]: seat {game.to_move} to move after {game.decisions} decisions")
+        console.print(f"[yellow]still playing[/]: {escape(seat_label(game.to_move, names))} to move "
+                      f"after {game.decisions} decisions")
         return
-    places = " ".join("/".join(map(str, p)) for p in outcome.places)
-    head = f"seat {outcome.winner} wins" if outcome.status == "won" else "drawn game"
-    console.print(f"[bold green]{head}[/] ({outcome.reason.value}) after {game.decisions} decisions; places: {places}")
+    if names is None:
+        places = " ".join("/".join(map(str, p)) for p in outcome.places)
+    else:
+        places = _order(names, outcome.places)
+    head = (f"{seat_label(outcome.winner, names)} wins" if outcome.winner is not None
+            else "drawn game")
+    console.print(f"[bold green]{escape(head)}[/] ({outcome.reason.value}) after {game.decisions} "
+                  f"decisions; places: {escape(places)}")
+
+
+def render_stored_game(console: Console, tournament: str, record: GameRecord) -> None:
+    """The head of a stored game's replay: which game of which tournament, and its deal."""
+    console.print(Text(f"game {record.game_id} of {tournament}, deal {record.deal_id}", style="bold"))
+
+
+def render_stored_result(console: Console, record: GameRecord, replayed: Game | None) -> None:
+    """What the store holds as the game's result, under the replay's: the winner, the places,
+    each fault; and, when the ``replayed`` game's own result differs (a faulty bot is placed
+    last whatever its cards did), why. A clean game whose result is the replay's says so."""
+    outcome = replayed.outcome if replayed is not None else None
+    same = outcome is not None and (outcome.places, outcome.winner) == (record.places, record.winner)
+    if same and not record.faults:
+        console.print(Text("stored result: the same", style="bold"))
+        return
+    winner = record.winner_bot or "none"
+    console.print(Text(f"stored result: winner {winner}; places: {finishing_order(record)} "
+                       f"({record.reason.value})", style="bold"))
+    for fault in record.faults:
+        detail = f": {inert(fault.detail)}" if fault.detail else ""
+        console.print(Text(f"fault: {seat_label(fault.seat, record.table)} {fault.code.name}{detail}",
+                           style="yellow"))
+    if outcome is not None and not same:
+        console.print(Text("the replay's result differs from the stored one: a bot that faults is "
+                           "placed last in its game (a fallback played its seat from the fault on)",
+                           style="yellow"))
+
+
+def _order(names: Sequence[str], places: Sequence[Sequence[int]]) -> str:
+    """Bots best first: ``b > a = d > c``."""
+    return " > ".join(" = ".join(names[s] for s in group) for group in places)
 
 
 def render_bench(console: Console, results: list[BenchResult]) -> None:
@@ -223,17 +440,34 @@ def render_sandbox_bench(console: Console, measured: SandboxBenchResult) -> None
 
 # -- bots: the list, submit's report, duels ------------------------------------------------
 
+FILE_MIN = 24  # a bot's file path keeps this many cells while a name can give way
+FILE_FLOOR = 12  # and never fewer
+
+
+def _path_cut(path: str, width: int) -> str:
+    """A path in ``width`` cells, cut nearer its start than its end: the file name stays."""
+    return path if len(path) <= width else _cut(path, width, min(8, width // 3))
+
+
 def render_bots(console: Console, workspace: Workspace) -> None:
-    """The built-in and registered bots of a workspace: name, kind, file, hash, date."""
-    table = Table(title=f"bots in {workspace.root}")
-    for column in ("name", "kind", "file", "sha256", "registered"):
-        table.add_column(column)
-    for name in BUILTIN_BOTS:
-        table.add_row(name, "built-in", str(builtin_dir() / f"{name}.py"), "", "")
-    for entry in workspace.registry.entries().values():
-        table.add_row(entry.name, "registered", str(workspace.bots_dir / entry.file),
-                      entry.sha256[:12], entry.date)
-    console.print(table)
+    """The built-in and registered bots of a workspace: name, kind, file (a registered bot's
+    under the workspace), hash, date; paths are cut before the file name to fit the console."""
+    rows = [(name, "built-in", str(builtin_dir() / f"{name}.py"), "", "") for name in BUILTIN_BOTS]
+    rows += [(e.name, "registered", str(Path(workspace.bots_dir.name) / e.file), e.sha256[:12],
+              e.date[:16].replace("T", " ")) for e in workspace.registry.entries().values()]
+    headers = ("name", "kind", "file", "sha256", "registered")
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+    # Too wide: the file paths give way first (keeping the file's name), then the names.
+    for column, floor in ((2, FILE_MIN), (0, NAME_MIN), (2, FILE_FLOOR), (0, NAME_FLOOR)):
+        over = _span(widths) - console.width
+        if over > 0:
+            widths[column] = max(min(floor, widths[column]), widths[column] - over)
+    names = short_names([r[0] for r in rows], widths[0])
+    cells = [[names[r[0]], r[1], _path_cut(r[2], widths[2]), r[3], r[4]] for r in rows]
+    _title(console, f"bots in {workspace.root}")
+    _print_table(console, [_Column(h, h, [row[i] for row in cells], "left")
+                           for i, h in enumerate(headers)])
+    render_names(console, names)
 
 
 def render_validation(out: Console, report: ValidationReport) -> None:
@@ -264,72 +498,171 @@ def render_duel(console: Console, result: DuelResult) -> None:
 # -- tournaments: rankings, crosstable, games ------------------------------------------------
 
 DQ_MARK = " (DQ)"
-
-
 FAULT_MARK = " !"
+RANKINGS_LEGEND = "! faulted  (DQ) disqualified  faults: games with a fault (share of its games)"
+# Left out in this order when the console is narrow: each is shown by --json and can be derived
+# from what stays (wins from the win rate, sigma from mu and mu-3σ).
+RANKINGS_DROPS = ("wins", "sigma", "games", "mu")
 
 
 def render_rankings(console: Console, rankings: Rankings) -> None:
-    """The rankings table; disqualified bots are marked ``(DQ)``, faulty ones ``!``."""
+    """The rankings table (as many columns as the console's width holds), the legend of its
+    marks, and any cut bot name in full."""
     seed = "" if rankings.tournament_seed is None else f", seed {rankings.tournament_seed}"
-    table = Table(title=f"{rankings.tournament}: {rankings.games} games{seed}", title_justify="left")
-    for header in ("#", "bot", "mu", "sigma", "mu-3σ", "games", "wins"):
-        # Names never wrap; in a narrow terminal the intervals fold onto a second line instead.
-        table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=header == "bot")
-    table.add_column("win rate [95%]", justify="right", overflow="fold")
-    table.add_column("mean place [95%]", justify="right", overflow="fold")
-    table.add_column("faults", justify="right")
-    for standing in rankings.standings:
-        table.add_row(*_ranking_cells(standing), style=_row_style(standing))
-    console.print(table)
+    _title(console, f"{rankings.tournament}: {rankings.games} games{seed}")
+    standings = rankings.standings
+    columns = [
+        _Column("rank", "#", [str(s.rank) for s in standings]),
+        _Column("mu", "mu", [f"{s.mu:.2f}" for s in standings]),
+        _Column("sigma", "sigma", [f"{s.sigma:.2f}" for s in standings]),
+        _Column("score", "mu-3σ", [f"{s.score:.2f}" for s in standings]),
+        _Column("games", "games", [str(s.stats.games) for s in standings]),
+        _Column("wins", "wins", [str(s.stats.wins) for s in standings]),
+        _Column("win_rate", "win % [95%]", [_rate_cell(s.stats) for s in standings]),
+        _Column("mean_place", "mean place [95%]", [_place_cell(s.stats) for s in standings]),
+        _Column("faults", "faults", [_fault_cell(s.stats) for s in standings]),
+    ]
+    marks = [_mark(s) for s in standings]
+    longest = max([3, *(len(s.bot) + len(m) for s, m in zip(standings, marks))])
+    kept, name_width = _fit_columns(console.width, columns, RANKINGS_DROPS, longest)
+    shown = short_names([s.bot for s in standings],
+                        {s.bot: name_width - len(m) for s, m in zip(standings, marks)})
+    bots = _Column("bot", "bot", [shown[s.bot] + m for s, m in zip(standings, marks)], "left")
+    _print_table(console, [kept[0], bots, *kept[1:]], [_row_style(s) for s in standings])
+    console.print(Text(RANKINGS_LEGEND, style="dim"))
+    left_out = [c.header for c in columns if c not in kept]
+    if left_out:
+        console.print(Text(f"left out at this width: {', '.join(left_out)} (--json has them)",
+                           style="dim"))
+    render_names(console, shown)
 
 
 def render_head_to_head(console: Console, rankings: Rankings) -> None:
-    """Crosstable: row bot finished ahead of column bot in ``ahead/shared`` games."""
+    """Crosstable: row bot finished ahead of column bot in ``ahead/shared`` games; columns are
+    numbered by rank, and split into blocks when they do not fit the console's width."""
     bots = rankings.bots
-    table = Table(
-        title="head to head", title_justify="left",
-        caption="row bot ahead of column bot / games shared", caption_justify="left",
-    )
-    table.add_column("bot")
-    for bot in bots:
-        table.add_column(bot, justify="right")
-    for a in bots:
-        cells = [_h2h_cell(rankings, a, b) for b in bots]
-        table.add_row(a, *cells)
-    console.print(table)
+    _title(console, "head to head")
+    grid = [[_h2h_cell(rankings, a, b) for b in bots] for a in bots]
+    numbers = [str(i + 1) for i in range(len(bots))]
+    cell = max([1, *(len(n) for n in numbers), *(len(c) for row in grid for c in row)])
+    rank = _Column("rank", "#", numbers)
+    longest = max([3, *(len(b) for b in bots)])
+    label = rank.width + GAP  # and the names; then each bot's column costs GAP + cell
+
+    def fitting(name_width: int) -> int:
+        return max(1, (console.width - label - name_width) // (GAP + cell))
+
+    name_width = longest
+    if fitting(longest) < len(bots):  # cut the names (to NAME_MIN at most) before splitting
+        name_width = max(min(longest, NAME_MIN), console.width - label - len(bots) * (GAP + cell))
+    per_block = fitting(name_width)
+    shown = short_names(bots, name_width)
+    names = _Column("bot", "bot", [shown[b] for b in bots], "left")
+    for start in range(0, len(bots), per_block):
+        block = [_Column(f"vs{i}", numbers[i], [row[i] for row in grid])
+                 for i in range(start, min(start + per_block, len(bots)))]
+        _print_table(console, [rank, names, *block])
+    console.print(Text("row bot ahead of column bot / games shared; columns by rank", style="dim"))
+    render_names(console, shown)
 
 
-def render_games(console: Console, records: Iterable[GameRecord]) -> None:
-    """A list of games: id, deal, seats, winner, finishing order, reason, decisions, faults."""
-    table = Table(title="games", title_justify="left")
-    for header in ("id", "deal", "seats", "winner", "finishing order", "reason", "decisions", "faults"):
-        table.add_column(header, justify="right" if header in ("id", "deal", "decisions") else "left")
-    for record in records:
-        table.add_row(
-            str(record.game_id), str(record.deal_id), " ".join(record.table),
-            record.winner_bot or "-", finishing_order(record), record.reason.value,
-            str(record.decisions), _faults_text(record),
-        )
-    console.print(table)
+# Left out in this order when the console is narrow: the seats are all in the finishing
+# order, the deal and the winner (first in the order, unless it faulted) in --json.
+GAMES_DROPS = ("seats", "deal", "winner")
 
 
-def finishing_order(record: GameRecord) -> str:
-    """Bots best first: ``>`` between places, ``=`` inside a shared place (``b > a = d > c``)."""
-    return " > ".join(" = ".join(record.table[s] for s in group) for group in record.places)
+def render_games(console: Console, records: Sequence[GameRecord], matched: int | None = None,
+                 first: int = 0) -> None:
+    """A list of games: id, deal, seats, winner, finishing order, reason, moves, faults.
+
+    ``matched`` is how many games the selection holds when ``records`` is a page of it that
+    starts at the ``first`` of them (a line under the table says which games are shown).
+    """
+    names = {name for record in records for name in record.table}
+    longest = max([3, *(len(n) for n in names)])
+    widths = _GamesWidths(records)
+    drops: tuple[str, ...] = ()
+    for count in range(len(GAMES_DROPS) + 1):
+        drops = GAMES_DROPS[:count]
+        if _span(widths.at(min(longest, NAME_MIN), drops)) <= console.width:
+            break
+    width = longest
+    while width > NAME_FLOOR and _span(widths.at(width, drops)) > console.width:
+        width -= 1
+    shown = short_names(names, width)
+    _title(console, "games")
+    if not records:
+        console.print(Text(f"no game on this page: {matched} selected" if matched
+                           else "no game selected", style="dim"))
+        return
+    _print_table(console, [c for c in _games_columns(records, shown) if c.key not in drops],
+                 ["yellow" if r.faults else "" for r in records])
+    if matched is not None and (first or len(records) < matched):
+        last = first + len(records)
+        console.print(Text(f"games {first + 1}-{last} of {matched} selected", style="dim"))
+    if drops:
+        headers = {c.key: c.header for c in _games_columns([], {})}
+        console.print(Text(f"left out at this width: {', '.join(headers[d] for d in drops)} "
+                           "(--json has them)", style="dim"))
+    render_names(console, shown)
 
 
-def _ranking_cells(standing: Standing) -> list[str | Text]:
-    stats = standing.stats
-    name = standing.bot + (DQ_MARK if standing.disqualified else "")
-    name += FAULT_MARK if stats.faults and not standing.disqualified else ""
+def _games_columns(records: Sequence[GameRecord], shown: Mapping[str, str]) -> list[_Column]:
     return [
-        str(standing.rank), Text(name), f"{standing.mu:.2f}", f"{standing.sigma:.2f}",
-        f"{standing.score:.2f}", str(stats.games), str(stats.wins),
-        _with_interval(stats.win_rate, stats.win_rate_ci, percent=True),
-        _with_interval(stats.mean_place, stats.mean_place_ci, percent=False),
-        str(stats.faults),
+        _Column("id", "id", [str(r.game_id) for r in records]),
+        _Column("deal", "deal", [str(r.deal_id) for r in records]),
+        _Column("seats", "seats", [" ".join(shown[n] for n in r.table) for r in records], "left"),
+        _Column("winner", "winner", [shown[r.winner_bot] if r.winner_bot else "-" for r in records],
+                "left"),
+        _Column("order", "finishing order", [finishing_order(r, shown) for r in records], "left"),
+        _Column("reason", "reason", [r.reason.value for r in records], "left"),
+        _Column("moves", "moves", [str(r.decisions) for r in records]),
+        _Column("faults", "faults", [_faults_text(r, shown) for r in records], "left"),
     ]
+
+
+class _GamesWidths:
+    """The column widths of :func:`render_games` for any width of the names, without building
+    a cell: the columns holding names depend only on the distinct tables, winners and faults,
+    the others not at all."""
+
+    def __init__(self, records: Sequence[GameRecord]) -> None:
+        self.fixed = {  # the widest cell of each column without names ("-" when it has none)
+            "id": max([1, *(len(str(r.game_id)) for r in records)]),
+            "deal": max([1, *(len(str(r.deal_id)) for r in records)]),
+            "reason": max([1, *(len(r.reason.value) for r in records)]),
+            "moves": max([1, *(len(str(r.decisions)) for r in records)]),
+        }
+        self.tables = {r.table for r in records}
+        self.winners = {r.winner_bot for r in records if r.winner_bot}
+        self.faults = {tuple((f.bot, f.code.name) for f in r.faults) for r in records if r.faults}
+        self.headers = {c.key: len(c.header) for c in _games_columns([], {})}
+
+    def at(self, width: int, drops: Sequence[str]) -> list[int]:
+        """The widths of the columns not in ``drops`` with names cut to ``width``."""
+        def names(table: Iterable[str]) -> int:
+            return sum(min(len(n), width) for n in table)
+
+        cells = dict(self.fixed)
+        cells["seats"] = max([1, *(names(t) + len(t) - 1 for t in self.tables)])
+        cells["winner"] = max([1, *(min(len(w), width) for w in self.winners)])
+        cells["order"] = max([1, *(names(t) + 3 * (len(t) - 1) for t in self.tables)])
+        cells["faults"] = max([1, *(sum(min(len(b), width) + 2 + len(c) for b, c in f) + 2 * (len(f) - 1)
+                                    for f in self.faults)])
+        return [max(h, cells[key]) for key, h in self.headers.items() if key not in drops]
+
+
+def finishing_order(record: GameRecord, shown: Mapping[str, str] | None = None) -> str:
+    """Bots best first: ``>`` between places, ``=`` inside a shared place (``b > a = d > c``);
+    names as ``shown`` gives them (cut to fit) when given."""
+    names = [shown[b] for b in record.table] if shown else record.table
+    return _order(names, record.places)
+
+
+def _mark(standing: Standing) -> str:
+    if standing.disqualified:
+        return DQ_MARK
+    return FAULT_MARK if standing.stats.faults else ""
 
 
 def _row_style(standing: Standing) -> str:
@@ -338,12 +671,28 @@ def _row_style(standing: Standing) -> str:
     return "" if standing.clean else "yellow"
 
 
-def _with_interval(value: float | None, interval: Interval | None, percent: bool) -> str:
-    if value is None or interval is None:
+def _rate_cell(stats: BotStats) -> str:
+    """The win rate in percent with its 95% interval: ``44.4 [20.0-70.0]``."""
+    if stats.win_rate is None or stats.win_rate_ci is None:
         return "-"
-    if percent:
-        return f"{value:.1%} [{interval[0]:.1%}-{interval[1]:.1%}]"
-    return f"{value:.2f} [{interval[0]:.2f}-{interval[1]:.2f}]"
+    low, high = stats.win_rate_ci
+    return f"{stats.win_rate * 100:.1f} [{low * 100:.1f}-{high * 100:.1f}]"
+
+
+def _place_cell(stats: BotStats) -> str:
+    """The mean place with its 95% interval: ``2.00 [1.50-2.50]``."""
+    if stats.mean_place is None or stats.mean_place_ci is None:
+        return "-"
+    low, high = stats.mean_place_ci
+    return f"{stats.mean_place:.2f} [{low:.2f}-{high:.2f}]"
+
+
+def _fault_cell(stats: BotStats) -> str:
+    """The games with a fault and their share of the bot's games: ``2 (6.2%)``, ``0``."""
+    if not stats.faults:
+        return "0"
+    rate = stats.faults / stats.games if stats.games else 1.0
+    return f"{stats.faults} ({rate:.1%})" if rate >= 0.001 else f"{stats.faults} (<0.1%)"
 
 
 def _h2h_cell(rankings: Rankings, a: str, b: str) -> str:
@@ -353,40 +702,64 @@ def _h2h_cell(rankings: Rankings, a: str, b: str) -> str:
     return f"{cell.ahead}/{cell.games}" if cell else "-"
 
 
-def _faults_text(record: GameRecord) -> str:
-    return ", ".join(f"{f.bot}: {f.code.name}" for f in record.faults) or "-"
+def _faults_text(record: GameRecord, shown: Mapping[str, str]) -> str:
+    return ", ".join(f"{shown[f.bot]}: {f.code.name}" for f in record.faults) or "-"
 
 
 # -- the live display of a running tournament ---------------------------------------------
 
-def progress_view(progress: Progress | None, width: int = 40) -> RenderableType:
-    """Games done of total with a bar, games/s, ETA, faults, and the live top 5."""
+BAR_MIN = 10  # the progress bar's narrowest, before the line moves under it
+BAR_MAX = 40
+
+
+def progress_view(progress: Progress | None, width: int = 80) -> RenderableType:
+    """Games done of total with a bar, games/s, ETA, faults, and the live top 5, fitted to a
+    console ``width`` cells wide."""
     if progress is None:
         return Text("starting the workers...")
-    bar = ProgressBar(total=max(progress.total, 1), completed=progress.done, width=width)
     line = Text(
-        f" {progress.done}/{progress.total} games  {progress.games_per_s:.1f} games/s  "
-        f"ETA {format_duration(progress.eta_s)}  faulty games {progress.faulty_games}"
+        f"{progress.done}/{progress.total} games  {progress.games_per_s:.1f}/s  "
+        f"ETA {format_duration(progress.eta_s)}  faulty {progress.faulty_games}"
         + (f"  skipped {progress.skipped}" if progress.skipped else "")
     )
-    header = Table.grid()
-    header.add_row(bar, line)
-    return Group(header, leaders_table(progress))
+    room = width - line.cell_len - 1
+    bar = ProgressBar(total=max(progress.total, 1), completed=progress.done,
+                      width=max(BAR_MIN, min(BAR_MAX, room)))
+    header = Table.grid(padding=(0, 1, 0, 0))
+    if room >= BAR_MIN:
+        header.add_row(bar, line)
+    else:  # too narrow for both on one line: the bar above its numbers
+        header.add_row(bar)
+        header.add_row(line)
+    return Group(header, leaders_table(progress, width))
 
 
-def leaders_table(progress: Progress) -> Table:
-    """The live top of the table: clean bots first, by mean place (final table: TrueSkill)."""
-    table = Table(title=f"{progress.tournament}: top {len(progress.leaders)} so far (by mean place)",
-                  title_justify="left")
-    for header in ("#", "bot", "mean place", "win rate", "games", "faults"):
-        table.add_column(header, justify="left" if header == "bot" else "right")
-    for rank, lead in enumerate(progress.leaders, 1):
-        name = lead.bot + (" (DQ)" if lead.disqualified else "")
-        style = "dim strike" if lead.disqualified else ("yellow" if lead.faults else "")
-        place = "-" if lead.mean_place is None else f"{lead.mean_place:.2f}"
-        rate = "-" if lead.win_rate is None else f"{lead.win_rate:.1%}"
-        table.add_row(str(rank), name, place, rate, str(lead.games), str(lead.faults), style=style)
-    return table
+LEADERS_DROPS = ("games",)
+
+
+def leaders_table(progress: Progress, width: int = 80) -> RenderableType:
+    """The live top of the table: clean bots first, by mean place (final table: TrueSkill),
+    fitted to ``width`` cells (names cut in the middle)."""
+    leaders = progress.leaders
+    columns = [
+        _Column("rank", "#", [str(rank) for rank in range(1, len(leaders) + 1)]),
+        _Column("place", "mean place", ["-" if x.mean_place is None else f"{x.mean_place:.2f}"
+                                        for x in leaders]),
+        _Column("rate", "win rate", ["-" if x.win_rate is None else f"{x.win_rate:.1%}"
+                                     for x in leaders]),
+        _Column("games", "games", [str(x.games) for x in leaders]),
+        _Column("faults", "faults", [str(x.faults) for x in leaders]),
+    ]
+    marks = [DQ_MARK if x.disqualified else "" for x in leaders]
+    longest = max([3, *(len(x.bot) + len(m) for x, m in zip(leaders, marks))])
+    kept, name_width = _fit_columns(width, columns, LEADERS_DROPS, longest)
+    shown = short_names([x.bot for x in leaders],
+                        {x.bot: name_width - len(m) for x, m in zip(leaders, marks)})
+    bots = _Column("bot", "bot", [shown[x.bot] + m for x, m in zip(leaders, marks)], "left")
+    styles = ["dim strike" if x.disqualified else ("yellow" if x.faults else "") for x in leaders]
+    title = Text(middle_cut(f"{progress.tournament}: top {len(leaders)} so far (by mean place)",
+                            width), style="bold")
+    return Group(title, _table([kept[0], bots, *kept[1:]], styles))
 
 
 def render_report(console: Console, report: RunReport) -> None:
@@ -402,8 +775,9 @@ def render_report(console: Console, report: RunReport) -> None:
         + (f", {report.skipped} skipped (disqualified bots)" if report.skipped else "")
         + f"; this run played {report.played} in {report.elapsed:.1f}s "
         f"({report.games_per_s:.1f} games/s, {report.workers} worker"
-        + ("s" if report.workers != 1 else "") + f"); log: {report.log_path}"
+        + ("s" if report.workers != 1 else "") + ")"
     )
+    console.print(f"log: {report.log_path}")  # a line of its own: a path can be long
 
 
 def resume_command(argv: Sequence[str]) -> str:

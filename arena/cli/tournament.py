@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -16,13 +19,14 @@ import typer
 from rich.console import RenderableType
 from rich.live import Live
 
-from arena.cli.app import app, console, handles_errors, warn
+from arena.cli.app import app, console, fail, handles_errors, warn
 from arena.cli.options import home_option, trusted_option, workspace_of
 from arena.cli.render import (
     progress_view, render_games, render_head_to_head, render_rankings, render_report, resume_command,
 )
 from arena.tournament.export import export as export_results, games_json, rankings_json
 from arena.tournament.ratings import rank_store
+from arena.tournament.records import GameRecord
 from arena.tournament.replay import open_results
 from arena.tournament.runner import Progress, RunReport, run_tournament
 
@@ -106,8 +110,9 @@ class _Display:
             self.live.console.print(f"[bold red]{progress.notice}[/]")
 
     def view(self) -> RenderableType:
-        """The live display's current content."""
-        return progress_view(self.latest)
+        """The live display's current content, fitted to the terminal's width."""
+        width = self.live.console.width if self.live is not None else 80
+        return progress_view(self.latest, width)
 
 
 @app.command()
@@ -139,16 +144,57 @@ def rankings(
 @handles_errors
 def games(
     name: str = typer.Argument(..., help="A tournament name."),
+    bot: Optional[str] = typer.Option(None, "--bot", help="Only the games this bot played."),
+    faults: bool = typer.Option(False, "--faults", help="Only the games with a fault."),
+    offset: int = typer.Option(0, "--offset", min=0, help="Skip this many of the selected games."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Show at most this many games."),
+    last: Optional[int] = typer.Option(None, "--last", min=1,
+                                       help="Show the last N selected games (not with --offset or --limit)."),
     as_json: bool = typer.Option(False, "--json", help="Print the games as JSON."),
     home: Optional[Path] = home_option(),
 ) -> None:
-    """List a tournament's stored games in schedule order."""
+    """List a tournament's stored games in schedule order, all or the ones selected."""
+    if last is not None and (offset or limit is not None):
+        fail("--last cannot be combined with --offset or --limit (it picks its own page)")
     with open_results(workspace_of(home).root, name) as store:
-        records = list(store.games())
+        if bot is not None and bot not in store.bot_versions():
+            fail(f"--bot: tournament {name!r} has no bot {bot!r} "
+                 f"(its bots: {', '.join(sorted(store.bot_versions()))})")
+        page = GamePage.select(store.games(), bot, faults, offset, limit, last)
     if as_json:
-        print(json.dumps(games_json(records)))
+        print(json.dumps(games_json(page.records)))
     else:
-        render_games(console(), records)
+        render_games(console(), page.records, page.matched, page.first)
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """The games ``arena games`` shows: ``records``, the ``first`` of ``matched`` selected."""
+
+    records: list[GameRecord]
+    matched: int
+    first: int
+
+    @classmethod
+    def select(cls, records: Iterable[GameRecord], bot: str | None, faults: bool, offset: int,
+               limit: int | None, last: int | None) -> GamePage:
+        """The page of ``records`` (in order) that the options select; reads them once, keeping
+        only the page (a store's games can be many)."""
+        chosen = (r for r in records if (bot is None or bot in r.table) and (not faults or r.faults))
+        if last is not None:
+            tail: deque[GameRecord] = deque(maxlen=last)
+            matched = 0
+            for record in chosen:
+                tail.append(record)
+                matched += 1
+            return cls(list(tail), matched, matched - len(tail))
+        kept: list[GameRecord] = []
+        matched = 0
+        for record in chosen:
+            if matched >= offset and (limit is None or len(kept) < limit):
+                kept.append(record)
+            matched += 1
+        return cls(kept, matched, min(offset, matched))
 
 
 @app.command()

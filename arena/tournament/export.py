@@ -17,9 +17,10 @@ its own or exits.
 The ``--json`` output of the CLI:
 
 * :func:`rankings_json`: ``{"tournament", "games", "seed", "bots": [{"bot", "mu", "sigma",
-  "score", "games", "wins", "win_rate", "mean_place", "faults", "disqualified"}, ...]}`` in rank
-  order, ``score = mu - 3 sigma``; ``win_rate``/``mean_place`` are ``null`` before a bot's first
-  game; ``seed`` is the tournament's seed (``null`` when the store does not record it).
+  "score", "games", "wins", "win_rate", "win_rate_ci", "mean_place", "mean_place_ci", "faults",
+  "disqualified"}, ...]}`` in rank order, ``score = mu - 3 sigma``; ``win_rate``/``mean_place``
+  and their 95% intervals ``[low, high]`` (the table's) are ``null`` before a bot's first game;
+  ``seed`` is the tournament's seed (``null`` when the store does not record it).
 * :func:`games_json`: ``[{"id", "seats", "winner", "places", "reason", "decisions", "faults"}]``
   where ``seats`` are the bot names in seat order, ``winner`` the winning bot or ``null``,
   ``places`` the G7 seat groups (``[[1], [0, 3], [2]]``), ``reason`` the outcome reason's text
@@ -172,7 +173,9 @@ def _standing_json(standing: Standing) -> dict[str, Any]:
         "games": stats.games,
         "wins": stats.wins,
         "win_rate": stats.win_rate,
+        "win_rate_ci": None if stats.win_rate_ci is None else list(stats.win_rate_ci),
         "mean_place": stats.mean_place,
+        "mean_place_ci": None if stats.mean_place_ci is None else list(stats.mean_place_ci),
         "faults": stats.faults,
         "disqualified": standing.disqualified,
     }

@@ -5,15 +5,25 @@ tournament started, the deal seed and the table size rebuild the deal (``Game.ne
 action texts, forced ones included, are then applied one by one (the fallback's moves for a
 faulty seat are among them), so the replay is exactly the game that was played. A match of
 several hands (RULINGS F2) is replayed hand by hand, each from its stored seed and lead.
+
+:func:`replay_moves` applies moves one by one and says what each did to the table
+(:class:`Effect`): a penalty added, taken or cancelled, a seat skipped, the direction reversed,
+hands swapped, a suit or the last card called. The effects are read from the engine's state
+before and after the move, never from a second copy of the rules, so they cannot disagree with
+what the engine did.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
-from arena.engine.game import Game
+from arena.engine.actions import Pass, Play
+from arena.engine.cards import SUITS
+from arena.engine.game import Event, Game
 from arena.engine.rules import build_rules
 from arena.tournament.errors import StoreError
 from arena.tournament.records import GameRecord
@@ -69,3 +79,137 @@ def load_stored_game(home: str | Path, name: str, game_id: int) -> StoredGame:
     """Stored game ``game_id`` of tournament ``name`` under ``home``, rebuilt at its deal."""
     with open_results(home, name) as store:
         return stored_game(store, game_id)
+
+
+class EffectKind(Enum):
+    """What a move did to the table besides moving its cards."""
+
+    BLUNDER = "blunder"                # an illegal play that cost cards instead (B4)
+    PENALTY_TAKEN = "penalty taken"    # the pending penalty was drawn
+    CANCEL = "cancel"                  # the pending penalty was cancelled
+    PICKUP = "pickup"                  # a penalty was added for the next seat
+    LAST_CARD = "last card"            # the play announced its last card
+    CALL = "call"                      # the play called a suit
+    REVERSE = "reverse"                # the direction of play turned
+    SWAP = "swap"                      # the player's hand went to another seat and back
+    SKIP = "skip"                      # a seat lost its turn
+    AGAIN = "again"                    # the same seat moves again (two seats)
+    SKIP_PENDING = "skip pending"      # a skip waits for the next seat to answer or accept
+    SKIP_TAKEN = "skip taken"          # a pending skip was accepted with a pass
+    RECYCLE = "recycle"                # the pile was shuffled into the stock
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect of a move: its kind, the seat it fell on (skip, swap...), the cards it
+    involved (a penalty's size) and a word (the penalty's kind, the suit called)."""
+
+    kind: EffectKind
+    seat: int | None = None
+    amount: int = 0
+    total: int = 0
+    word: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied move: its 1-based ``index``, the ``seat`` that made it, the ``action``
+    text, the cards it ``drew`` and its ``effects``."""
+
+    index: int
+    seat: int
+    action: str
+    drew: int
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class _Before:
+    """The parts of the table a move's effects are read against."""
+
+    seat: int
+    direction: int
+    pending_kind: str | None
+    pending_amount: int
+    pending_skip: bool
+    hands: tuple[frozenset[int], ...]
+    discard: int
+
+    @classmethod
+    def of(cls, game: Game) -> _Before:
+        return cls(game.to_move, game.direction, game.pending_kind, game.pending_amount,
+                   game.pending_skip, tuple(frozenset(h) for h in game.hands), len(game.discard))
+
+
+def replay_moves(game: Game, moves: Iterable[str]) -> Iterator[Step]:
+    """Apply ``moves`` to ``game`` in order, yielding each as a :class:`Step` once applied.
+
+    A move the engine refuses raises its :class:`~arena.errors.InvalidActionError` or
+    :class:`~arena.errors.IllegalActionError` (the steps before it were yielded).
+    """
+    for index, text in enumerate(moves, 1):
+        before = _Before.of(game)
+        game.apply(text)
+        event = game.history[-1]
+        yield Step(index, before.seat, str(event.action), event.drew, _effects(before, game, event))
+
+
+def _effects(before: _Before, game: Game, event: Event) -> tuple[Effect, ...]:
+    """What the move did, in the order it happened (G3: penalties, then table effects)."""
+    action = event.action
+    effects: list[Effect] = []
+    if event.blunder:
+        effects.append(Effect(EffectKind.BLUNDER))
+    play = action if type(action) is Play and not event.blunder else None
+    if play is None:
+        if before.pending_kind is not None and game.pending_kind is None:
+            effects.append(Effect(EffectKind.PENALTY_TAKEN, amount=before.pending_amount,
+                                  word=before.pending_kind))
+        if type(action) is Pass and before.pending_skip:
+            effects.append(Effect(EffectKind.SKIP_TAKEN))
+    else:
+        effects += _play_effects(before, game, play)
+    laid = len(play.cards) if play is not None else 0
+    if len(game.discard) < before.discard + laid:
+        effects.append(Effect(EffectKind.RECYCLE))
+    return tuple(effects)
+
+
+def _play_effects(before: _Before, game: Game, play: Play) -> list[Effect]:
+    effects: list[Effect] = []
+    seat = before.seat
+    base = before.pending_amount
+    if before.pending_kind is not None and (game.pending_kind is None or game.pending_amount < base):
+        effects.append(Effect(EffectKind.CANCEL, amount=base, word=before.pending_kind))
+        base = 0
+    if game.pending_kind is not None and game.pending_amount > base:
+        effects.append(Effect(EffectKind.PICKUP, amount=game.pending_amount - base,
+                              total=game.pending_amount, word=game.pending_kind))
+    if play.announce:
+        effects.append(Effect(EffectKind.LAST_CARD))
+    if play.call is not None and game.active_suit >= 0:
+        effects.append(Effect(EffectKind.CALL, word=SUITS[game.active_suit]))
+    if game.direction != before.direction:
+        effects.append(Effect(EffectKind.REVERSE, amount=game.direction))
+    mine = frozenset(game.hands[seat])
+    # Cards are unique and no other hand is empty mid-game, so holding exactly another seat's
+    # earlier hand means the hands were swapped.
+    effects += [Effect(EffectKind.SWAP, seat=other) for other, hand in enumerate(before.hands)
+                if other != seat and hand and hand == mine]
+    if game.outcome is None:
+        effects += _turn_effects(seat, game)
+    return effects
+
+
+def _turn_effects(seat: int, game: Game) -> list[Effect]:
+    """Who moves next, against the seat that would without any power: skips, or going again."""
+    if game.pending_skip:
+        return [Effect(EffectKind.SKIP_PENDING, seat=game.to_move)]
+    if game.to_move == seat:
+        return [Effect(EffectKind.AGAIN)]
+    skipped = []
+    nxt = (seat + game.direction) % game.seats
+    while nxt != game.to_move:
+        skipped.append(Effect(EffectKind.SKIP, seat=nxt))
+        nxt = (nxt + game.direction) % game.seats
+    return skipped

@@ -1,33 +1,57 @@
-"""Rendering pinned with an in-memory console, and the exact JSON shapes."""
+"""Rendering pinned with an in-memory console at 80 and 160 columns, and the exact JSON shapes."""
 
 from __future__ import annotations
 
 import io
 import json
+import re
 
+import pytest
 from rich.console import Console
 
 from arena.engine.outcome import OutcomeReason
 from arena.play.faults import FaultCode
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import Fault, GameRecord
-from arena.cli.render import render_games, render_head_to_head, render_rankings
+from arena.tournament.runner import Leader, Progress
+from arena.cli.render import (
+    RANKINGS_LEGEND, progress_view, render_games, render_head_to_head, render_rankings, short_names,
+)
 from arena.tournament.export import games_json, rankings_json
 from arena.tournament.stats import BotStats, HeadToHead
 
-
-def console() -> Console:
-    return Console(file=io.StringIO(), width=120, color_system=None)
+LONG = "heuristic-with-a-very-long-name-v2"
 
 
-def cells(text: str) -> list[list[str]]:
-    """The cells of every table row (header and body) printed with rich's box characters."""
-    rows = []
-    for line in text.splitlines():
-        for bar in ("│", "┃"):
-            if line.startswith(bar):
-                rows.append([c.strip() for c in line.strip(bar).split(bar)])
-    return rows
+def console(width: int = 160) -> Console:
+    return Console(file=io.StringIO(), width=width, color_system=None)
+
+
+def printed(render, data, width: int) -> str:
+    """What ``render(console, data)`` prints on a console ``width`` columns wide."""
+    con = console(width)
+    render(con, data)
+    return con.file.getvalue()
+
+
+def table_rows(text: str, count: int, table: int = 0) -> list[list[str]]:
+    """The header and the ``count`` body rows of the ``table``-th table printed in ``text``
+    (the line above its rule, the lines under it), cells parted by two or more spaces."""
+    lines = text.splitlines()
+    rules = [i for i, line in enumerate(lines) if line and set(line) == {"─"}]
+    at = rules[table]
+    return [re.split(r"\s{2,}", line.strip()) for line in [lines[at - 1], *lines[at + 1:at + 1 + count]]]
+
+
+def assert_fits(text: str, width: int) -> None:
+    assert max(len(line) for line in text.splitlines()) <= width, text
+
+
+def stats(bot: str, games: int, wins: int, place: float, faults: int = 0) -> BotStats:
+    """A bot's statistics with plausible intervals around its rates."""
+    rate = wins / games
+    return BotStats(bot, games, wins, rate, (max(0.0, rate - 0.1), min(1.0, rate + 0.1)),
+                    place, (place - 0.25, place + 0.25), faults)
 
 
 RANKINGS = Rankings(
@@ -47,6 +71,20 @@ RANKINGS = Rankings(
     },
 )
 
+# Five bots, one of them with a long name, after a long tournament: the table of the issue.
+FIVE = ("heuristic", LONG, "greedy", "random", "first_legal")
+BIG = Rankings(
+    tournament="big",
+    games=20000,
+    standings=tuple(
+        Standing(rank, bot, 30.0 - rank, 0.81, stats(bot, 16000, 5000 - 600 * rank, 1.5 + rank / 4,
+                                                     faults=7 if bot == LONG else 0), False)
+        for rank, bot in enumerate(FIVE, 1)
+    ),
+    head_to_head={(a, b): HeadToHead(a, b, 12000, 6000 + 100 * (j - i), 6000 - 100 * (j - i))
+                  for i, a in enumerate(FIVE) for j, b in enumerate(FIVE) if a != b},
+)
+
 GAMES = [
     GameRecord(0, 0, ("greedy", "random", "flaky"), 5, ((1,), (0, 2)), 1, OutcomeReason.EMPTIED, 31, 0.2),
     GameRecord(
@@ -55,41 +93,146 @@ GAMES = [
     ),
 ]
 
+FOUR_SEATS = [
+    GameRecord(game_id, game_id // 4, table, 9, ((0,), (1,), (2, 3)), 0, OutcomeReason.EMPTIED, 140, 0.3)
+    for game_id, table in enumerate([FIVE[:4], FIVE[1:], (FIVE[4], *FIVE[:3]), FIVE[:4][::-1]])
+]
 
-def test_rankings_table_rows():
-    con = console()
-    render_rankings(con, RANKINGS)
-    text = con.file.getvalue()
-    assert text.splitlines()[0].strip() == "demo: 12 games"
-    assert cells(text) == [
-        ["#", "bot", "mu", "sigma", "mu-3σ", "games", "wins", "win rate [95%]", "mean place [95%]", "faults"],
-        ["1", "greedy", "27.50", "1.25", "23.75", "9", "4", "44.4% [20.0%-70.0%]", "2.00 [1.50-2.50]", "0"],
-        ["2", "random", "24.00", "1.00", "21.00", "9", "2", "22.2% [0.0%-45.0%]", "2.75 [2.25-3.00]", "0"],
-        ["3", "flaky !", "30.00", "2.00", "24.00", "6", "3", "50.0% [25.0%-75.0%]", "2.50 [2.00-3.00]", "2"],
+
+def test_rankings_show_every_column_with_room() -> None:
+    text = printed(render_rankings, RANKINGS, 160)
+    assert text.splitlines()[0] == "demo: 12 games"
+    assert table_rows(text, 4) == [
+        ["#", "bot", "mu", "sigma", "mu-3σ", "games", "wins", "win % [95%]", "mean place [95%]", "faults"],
+        ["1", "greedy", "27.50", "1.25", "23.75", "9", "4", "44.4 [20.0-70.0]", "2.00 [1.50-2.50]", "0"],
+        ["2", "random", "24.00", "1.00", "21.00", "9", "2", "22.2 [0.0-45.0]", "2.75 [2.25-3.00]", "0"],
+        ["3", "flaky !", "30.00", "2.00", "24.00", "6", "3", "50.0 [25.0-75.0]", "2.50 [2.00-3.00]", "2 (33.3%)"],
         ["4", "cheat (DQ)", "20.00", "3.00", "11.00", "0", "0", "-", "-", "0"],
     ]
-    assert max(len(line) for line in text.splitlines()) <= 120
+    assert RANKINGS_LEGEND in text and "left out" not in text
+    assert_fits(text, 160)
 
 
-def test_head_to_head_crosstable():
-    con = console()
-    render_head_to_head(con, RANKINGS)
-    rows = cells(con.file.getvalue())
-    assert rows[0] == ["bot", "greedy", "random", "flaky", "cheat"]
-    assert rows[1] == ["greedy", "·", "6/9", "3/6", "-"]
-    assert rows[2] == ["random", "2/9", "·", "-", "-"]
-    assert rows[3] == ["flaky", "3/6", "-", "·", "-"]
-    assert rows[4] == ["cheat", "-", "-", "-", "·"]
+def test_rankings_of_five_bots_fit_80_columns_one_line_a_bot() -> None:
+    """The issue's table: at 80 columns each row wrapped to four lines and a long name turned
+    every number into `2…`; now each bot is one line, the long name is cut in the middle and
+    shown whole once below, and what was left out is said."""
+    text = printed(render_rankings, BIG, 80)
+    assert_fits(text, 80)
+    rows = table_rows(text, 5)
+    assert rows[0] == ["#", "bot", "mu", "mu-3σ", "win % [95%]", "mean place [95%]", "faults"]
+    assert [row[0] for row in rows[1:]] == ["1", "2", "3", "4", "5"]
+    cut = rows[2][1]
+    assert "…" in cut and cut.startswith("heurist") and cut.endswith("-v2 !")
+    assert rows[2][2:] == ["28.00", "25.57", "23.8 [13.7-33.8]", "2.00 [1.75-2.25]", "7 (<0.1%)"]
+    assert text.count(LONG) == 1 and f"{cut[:-2]} = {LONG}" in text
+    assert "left out at this width: sigma, games, wins" in text
+    assert RANKINGS_LEGEND in text
+    assert len(text.splitlines()) == 1 + 2 + 5 + 3  # title, header and rule, rows, notes
 
 
-def test_games_list():
-    con = console()
-    render_games(con, GAMES)
-    assert cells(con.file.getvalue()) == [
-        ["id", "deal", "seats", "winner", "finishing order", "reason", "decisions", "faults"],
+def test_rankings_use_the_width_when_there_is_more() -> None:
+    text = printed(render_rankings, BIG, 160)
+    assert_fits(text, 160)
+    rows = table_rows(text, 5)
+    assert rows[0][:7] == ["#", "bot", "mu", "sigma", "mu-3σ", "games", "wins"]
+    assert rows[2][1] == f"{LONG} !" and text.count(LONG) == 1
+    assert "…" not in text and "left out" not in text
+
+
+def test_fault_counts_and_rates() -> None:
+    text = printed(render_rankings, RANKINGS, 80)
+    assert_fits(text, 80)
+    faults = {row[1]: row[-1] for row in table_rows(text, 4)[1:]}
+    assert faults == {"greedy": "0", "random": "0", "flaky !": "2 (33.3%)", "cheat (DQ)": "0"}
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_head_to_head_names_each_bot_once_and_numbers_the_columns(width: int) -> None:
+    text = printed(render_head_to_head, BIG, width)
+    assert_fits(text, width)
+    rows = table_rows(text, 5)
+    assert rows[0] == ["#", "bot", "1", "2", "3", "4", "5"]
+    assert rows[1] == ["1", "heuristic", "·", "6100/12000", "6200/12000", "6300/12000", "6400/12000"]
+    assert rows[2][2:] == ["5900/12000", "·", "6100/12000", "6200/12000", "6300/12000"]
+    # rows 1 and 2; at 80 columns the second is cut and shown whole once, beside its cut form
+    assert text.count(LONG) == 1 and text.count("heuri") == (2 if width == 160 else 4)
+
+
+def test_head_to_head_of_many_bots_splits_its_columns_into_blocks() -> None:
+    bots = [f"bot{i:02d}" for i in range(12)]
+    many = Rankings("many", 100, tuple(Standing(i + 1, b, 25.0, 1.0, stats(b, 50, 10, 2.0), False)
+                                       for i, b in enumerate(bots)),
+                    {(a, b): HeadToHead(a, b, 50, 25, 25) for a in bots for b in bots if a != b})
+    text = printed(render_head_to_head, many, 80)
+    assert_fits(text, 80)
+    first, second = table_rows(text, 12, 0), table_rows(text, 12, 1)
+    assert first[0][:2] == second[0][:2] == ["#", "bot"]
+    assert first[0][2:] + second[0][2:] == [str(i) for i in range(1, 13)]
+    assert all(len(row) == len(first[0]) for row in first)
+    assert first[5][2:6] == ["25/50"] * 4
+
+
+def test_games_list_with_room() -> None:
+    text = printed(render_games, GAMES, 160)
+    assert table_rows(text, 2) == [
+        ["id", "deal", "seats", "winner", "finishing order", "reason", "moves", "faults"],
         ["0", "0", "greedy random flaky", "random", "random > greedy = flaky", "emptied", "31", "-"],
         ["1", "0", "random flaky greedy", "-", "random = greedy > flaky", "blocked", "8", "flaky: TIMEOUT"],
     ]
+
+
+def test_games_of_four_seats_fit_80_columns_one_line_a_game() -> None:
+    text = printed(render_games, FOUR_SEATS, 80)
+    assert_fits(text, 80)
+    rows = table_rows(text, 4)
+    assert rows[0][0] == "id" and [row[0] for row in rows[1:]] == ["0", "1", "2", "3"]
+    order = rows[1][rows[0].index("finishing order")]
+    assert order.startswith("heuristic > heuristi…") and order.endswith("-v2 > greedy = random")
+    assert text.count(LONG) == 1 and "left out at this width: seats" in text
+    wide = printed(render_games, FOUR_SEATS, 160)
+    assert_fits(wide, 160)
+    assert table_rows(wide, 4)[0][:3] == ["id", "deal", "seats"]
+
+
+def test_a_page_of_games_says_which() -> None:
+    con = console(80)
+    render_games(con, GAMES[1:], matched=2, first=1)
+    assert "games 2-2 of 2 selected" in con.file.getvalue()
+    con = console(80)
+    render_games(con, [], matched=2, first=5)
+    assert "no game on this page: 2 selected" in con.file.getvalue()
+
+
+PROGRESS = Progress(
+    "big", 120000, 43210, 17, 43210, 2, 1234.5,
+    (Leader(LONG, 1200, 400, 2400, 3, False), Leader("greedy", 1200, 300, 2600, 0, False),
+     Leader("cheat", 30, 0, 120, 3, True)),
+)
+
+
+@pytest.mark.parametrize("width", [60, 80, 160])
+def test_the_live_view_fits_on_one_line_a_bot(width: int) -> None:
+    con = console(width)
+    con.print(progress_view(PROGRESS, width))
+    text = con.file.getvalue()
+    assert_fits(text, width)
+    counts = [line for line in text.splitlines() if "43227/120000 games" in line]
+    assert len(counts) == 1 and "ETA 36:33" in counts[0] and "skipped 17" in counts[0]
+    assert text.index("━") < text.index("43227")  # the bar before (or above) its numbers
+    rows = table_rows(text, 3)
+    assert [row[0] for row in rows[1:]] == ["1", "2", "3"]
+    if width >= 80:
+        assert rows[1][1] == LONG
+    else:
+        assert rows[1][1].startswith("heuristic-") and "…" in rows[1][1] and rows[1][1].endswith("v2")
+    assert rows[3][1] == "cheat (DQ)"
+
+
+def test_short_names_stay_distinct() -> None:
+    shown = short_names(["heuristic-alpha-v2", "heuristic-bravo-v2", "greedy"], 10)
+    assert shown["greedy"] == "greedy"
+    assert len(set(shown.values())) == 3 and all(len(s) == 10 for b, s in shown.items() if b != "greedy")
 
 
 def test_rankings_json_shape_is_exact():
@@ -99,9 +242,11 @@ def test_rankings_json_shape_is_exact():
     assert [b["bot"] for b in data["bots"]] == ["greedy", "random", "flaky", "cheat"]
     assert data["bots"][0] == {
         "bot": "greedy", "mu": 27.5, "sigma": 1.25, "score": 23.75, "games": 9, "wins": 4,
-        "win_rate": 4 / 9, "mean_place": 2.0, "faults": 0, "disqualified": False,
+        "win_rate": 4 / 9, "win_rate_ci": [0.2, 0.7], "mean_place": 2.0, "mean_place_ci": [1.5, 2.5],
+        "faults": 0, "disqualified": False,
     }
-    assert data["bots"][3]["win_rate"] is None and data["bots"][3]["disqualified"] is True
+    cheat = data["bots"][3]
+    assert cheat["win_rate"] is None and cheat["win_rate_ci"] is None and cheat["disqualified"] is True
     assert json.loads(json.dumps(data)) == data
 
 

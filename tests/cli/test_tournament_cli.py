@@ -50,6 +50,7 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = invoke(folder, "run", str(folder / "cli.yaml"), "--workers", "2")
     assert result.exit_code == 0, result.output
     assert f"{GAMES} of {GAMES} games stored" in result.stdout
+    assert re.search(r"^log: \S+cli\.log$", result.stdout, re.MULTILINE)  # a line of its own
     return folder
 
 
@@ -65,6 +66,11 @@ def test_rankings_json(home: Path) -> None:
     assert data["tournament"] == "cli" and data["games"] == GAMES
     assert sorted(line["bot"] for line in data["bots"]) == ["first_legal", "greedy", "random"]
     assert all(line["games"] == GAMES and not line["disqualified"] for line in data["bots"])
+    for line in data["bots"]:  # the intervals the table shows
+        low, high = line["win_rate_ci"]
+        assert low <= line["win_rate"] <= high
+        low, high = line["mean_place_ci"]
+        assert low <= line["mean_place"] <= high
     assert {(c["bot"], c["opponent"]) for c in data["head_to_head"]} >= {("greedy", "random")}
 
 
@@ -102,6 +108,10 @@ def test_replay_of_a_stored_game_matches_the_store(home: Path) -> None:
     assert final["reason"] == replay.record.reason
     text = invoke(home, "replay", "cli", "4")
     assert text.exit_code == 0 and f"after {replay.record.decisions} decisions" in text.stdout
+    for seat, bot in enumerate(replay.record.table):  # the seats carry their bots' names
+        assert f"seat {seat} ({bot}): " in text.stdout
+    assert text.stdout.splitlines()[0] == f"game 4 of cli, deal {replay.record.deal_id}"
+    assert text.stdout.rstrip().endswith("stored result: the same")
 
 
 def test_replay_of_an_unknown_game_is_one_line(home: Path) -> None:
@@ -216,3 +226,90 @@ def test_a_failing_disk_is_one_line_and_keeps_the_stored_games(
     monkeypatch.undo()
     with open_results(tmp_path, "cli") as store:
         assert [g.game_id for g in store.games()] == [0, 1]
+
+
+SEAT_ZERO = Path(__file__).resolve().parent / "bots" / "seat_zero_faults.py"
+FAULTY = f"name: faulty\nseats: 2\nbots: [random, greedy, {SEAT_ZERO}]\nrounds: 2\nseed: 4\n"
+FAULTY_GAMES = 12  # three tables of two x 2 deals x 2 rotations
+
+
+@pytest.fixture(scope="module")
+def faulty(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workspace holding ``faulty``: a bot that faults in seat 0, in half of its games."""
+    folder = tmp_path_factory.mktemp("faulty")
+    (folder / "faulty.yaml").write_text(FAULTY)
+    result = invoke(folder, "run", str(folder / "faulty.yaml"), "--workers", "2")
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def game_ids(home: Path, *options: str) -> list[int]:
+    """The ids ``arena games faulty --json OPTIONS`` lists."""
+    result = invoke(home, "games", "faulty", "--json", *options)
+    assert result.exit_code == 0, result.output
+    return [game["id"] for game in json.loads(result.stdout)]
+
+
+def test_games_filter_by_bot_and_by_fault(faulty: Path) -> None:
+    every = json.loads(invoke(faulty, "games", "faulty", "--json").stdout)
+    assert [g["id"] for g in every] == list(range(FAULTY_GAMES))
+    with_random = [g["id"] for g in every if "random" in g["seats"]]
+    faulted = [g["id"] for g in every if g["faults"]]
+    assert game_ids(faulty, "--bot", "random") == with_random and len(with_random) == 8
+    assert game_ids(faulty, "--faults") == faulted and len(faulted) == 4  # seat 0 in half its games
+    assert game_ids(faulty, "--faults", "--bot", "random") == [i for i in faulted if i in with_random]
+    assert all(g["faults"][0]["seat"] == 0 for g in every if g["faults"])
+
+
+def test_games_pages(faulty: Path) -> None:
+    assert game_ids(faulty, "--limit", "3") == [0, 1, 2]
+    assert game_ids(faulty, "--offset", "10") == [10, 11]
+    assert game_ids(faulty, "--offset", "4", "--limit", "2") == [4, 5]
+    assert game_ids(faulty, "--last", "2") == [10, 11]
+    assert game_ids(faulty, "--bot", "greedy", "--last", "1") == [max(
+        g["id"] for g in json.loads(invoke(faulty, "games", "faulty", "--json").stdout) if "greedy" in g["seats"])]
+    page = invoke(faulty, "games", "faulty", "--offset", "4", "--limit", "2")
+    assert page.exit_code == 0 and "games 5-6 of 12 selected" in page.stdout
+    assert [row.split()[0] for row in page.stdout.splitlines() if row.split()[0].isdigit()] == ["4", "5"]
+
+
+@pytest.mark.parametrize("options,fragments", [
+    (["--bot", "nosuch"], ["--bot", "'nosuch'", "greedy, random, seat_zero_faults"]),
+    (["--last", "2", "--offset", "1"], ["--last", "--offset"]),
+    (["--last", "2", "--limit", "1"], ["--last", "--limit"]),
+])
+def test_bad_game_selections_are_one_line(faulty: Path, options: list[str], fragments: list[str]) -> None:
+    result = invoke(faulty, "games", "faulty", *options)
+    assert result.exit_code == 1
+    line = one_error_line(result)
+    assert all(fragment in line for fragment in fragments), line
+
+
+def test_the_replay_of_a_faulted_game_shows_the_stored_result(faulty: Path) -> None:
+    """The cards may let the faulty bot finish first; the stored result places it last: the
+    replay shows both, the fault, and why they differ."""
+    games = json.loads(invoke(faulty, "games", "faulty", "--faults", "--json").stdout)
+    game = next(g for g in games if g["winner"] is None)  # the faulty bot emptied its hand
+    result = invoke(faulty, "replay", "faulty", str(game["id"]))
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "seat 0 (seat_zero_faults) wins (emptied)" in text
+    order = " > ".join(game["seats"][s] for group in game["places"] for s in group)
+    assert f"stored result: winner none; places: {order} (emptied)" in text
+    assert order.endswith("> seat_zero_faults")
+    assert "fault: seat 0 (seat_zero_faults) INVALID" in text and "seat 0 does not suit me" in text
+    assert "the replay's result differs from the stored one" in text
+
+
+def test_rankings_at_80_columns_show_the_fault_rate(faulty: Path) -> None:
+    data = json.loads(invoke(faulty, "rankings", "faulty", "--json").stdout)
+    bot = next(b for b in data["bots"] if b["bot"] == "seat_zero_faults")
+    assert (bot["faults"], bot["games"]) == (4, 8)
+    result = runner.invoke(app, ["rankings", "faulty", "--h2h"],
+                           env={"ARENA_HOME": str(faulty), "COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    (row,) = [line for line in lines if " !" in line]
+    assert re.match(r"\d  seat_", row) and row.endswith("4 (50.0%)")
+    assert any(line.startswith("! faulted  (DQ) disqualified") for line in lines)

@@ -133,8 +133,8 @@ def test_rankings_json_shape(tmp_path: Path) -> None:
     table = stored(tmp_path)[1]
     assert set(table) == {"tournament", "games", "seed", "bots"} and table["seed"] == 11
     for line in table["bots"]:
-        assert set(line) == {"bot", "disqualified", "faults", "games", "mean_place", "mu", "score",
-                             "sigma", "wins", "win_rate"}
+        assert set(line) == {"bot", "disqualified", "faults", "games", "mean_place", "mean_place_ci",
+                             "mu", "score", "sigma", "wins", "win_rate", "win_rate_ci"}
     json.dumps(table)
 
 
