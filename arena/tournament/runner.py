@@ -9,6 +9,10 @@ records the configuration text and hash, the seed, the rule settings and each bo
 does the same for a plan whose bots are already resolved, into any folder (``arena duel`` is a
 tournament run into a temporary one).
 
+One run at a time: the run holds the tournament's lock (:mod:`arena.tournament.lock`) from
+before it opens the store until it returns; a second run of the same tournament is refused at
+once with :class:`~arena.tournament.lock.TournamentBusyError`.
+
 The checks before the first game (``check``: on by default in :func:`run_tournament`, off in
 :func:`run_plan`, whose duels count faults instead): every Python bot's file must hold
 its contract (it parses, with a ``Bot`` class that has ``act``:
@@ -72,6 +76,7 @@ from arena.sandbox.contract import contract_problem
 from arena.tournament.config import TournamentConfig
 from arena.tournament.discipline import NEVER, Discipline
 from arena.tournament.errors import ConfigChangedError, StoreWriteError
+from arena.tournament.lock import run_lock
 from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule
 from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
@@ -233,7 +238,7 @@ def run_tournament(
     (:class:`~arena.sandbox.IsolationUnavailable`) before anything is stored; ``check`` False
     skips the checks of the bots before the first game (for tests of faults in games).
     Raises ``ArenaError`` subclasses (``ConfigError``, ``ConfigChangedError``, ``StoreError``,
-    :class:`BotRefusedError`,
+    :class:`~arena.tournament.lock.TournamentBusyError`, :class:`BotRefusedError`,
     :class:`TournamentError`) with one line each.
     """
     plan = _plan(config, home, config_text, base_dir)
@@ -255,8 +260,8 @@ def run_plan(
 ) -> RunReport:
     """Play the pending games of a resolved ``plan`` into its store in ``results_dir``.
 
-    That folder receives ``<name>.sqlite``, ``<name>.log`` and the bots' snapshots
-    (``bots/``); :func:`run_tournament` gives ``<home>/results``, a duel a temporary
+    That folder receives ``<name>.sqlite``, ``<name>.log``, ``<name>.lock`` and the bots'
+    snapshots (``bots/``); :func:`run_tournament` gives ``<home>/results``, a duel a temporary
     folder. With ``disqualify`` False no bot is ever disqualified: every game is played, faults
     or not (a duel counts them instead); ``check`` runs the checks of the bots before the first
     game (:func:`run_tournament` does by default). The other keywords are
@@ -268,15 +273,16 @@ def run_plan(
     path = results_path(plan.config.name, results_dir)
     log_path = results_dir / f"{plan.config.name}.log"
     origins = {name: _origin(spec) for name, spec in plan.specs.items()}
-    plan = snapshot_bots(plan, results_dir / "bots")
-    if check:
-        _check_contracts(plan, origins)
-    with Store.open(path) as store, tournament_log(log_path):
-        plan = settle_seed(plan, store.tournament(), restart)
-        archive = _init_store(store, plan, restart)
-        run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
-                   trusted, disqualify, origins if check else None)
-        report = run.execute()
+    with run_lock(plan.config.name, results_dir):
+        plan = snapshot_bots(plan, results_dir / "bots")
+        if check:
+            _check_contracts(plan, origins)
+        with Store.open(path) as store, tournament_log(log_path):
+            plan = settle_seed(plan, store.tournament(), restart)
+            archive = _init_store(store, plan, restart)
+            run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
+                       trusted, disqualify, origins if check else None)
+            report = run.execute()
     return _with(report, log_path=log_path, archive=archive, seed=plan.config.seed,
                  seed_drawn=plan.seed_drawn)
 
