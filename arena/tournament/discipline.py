@@ -18,7 +18,8 @@ names the games, their codes and the first fault's own words (a ``SyntaxError`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass
 
 from arena.errors import ConfigError
 from arena.play.faults import Fault, FaultCode
@@ -48,9 +49,11 @@ NEVER = FaultLimit(in_a_row=None, total=None)
 
 @dataclass
 class _Record:
-    """One bot's faulty games so far: the current streak and all of them (game id, fault)."""
+    """One bot's faulty games so far: the last ones of its current streak (as many as the rule
+    reads, so a bot that faults in every game of a long tournament costs no memory), their
+    count in all, and the first of them (each a game id and the fault)."""
 
-    streak: list[tuple[int, Fault]] = field(default_factory=list)
+    streak: deque[tuple[int, Fault]]
     total: int = 0
     first: tuple[int, Fault] | None = None
 
@@ -78,20 +81,24 @@ class Discipline:
 
     def apply(self, record: GameRecord) -> dict[str, str]:
         """Count one committed game; returns the bots it disqualifies, with the reason."""
-        faults = {fault.bot: fault for fault in record.faults
-                  if fault.code is not FaultCode.DISQUALIFIED}
+        faults: dict[str, Fault] = {}
+        for fault in record.faults:  # a bot's first fault of the game (it may hold two seats)
+            if fault.code is not FaultCode.DISQUALIFIED:
+                faults.setdefault(fault.bot, fault)
         newly: dict[str, str] = {}
         for bot in dict.fromkeys(record.table):
-            counts = self._records.setdefault(bot, _Record())
+            if bot in self.out:
+                continue
+            counts = self._records.setdefault(bot, _Record(deque(maxlen=self.limit.in_a_row or 0)))
             if bot not in faults:
-                counts.streak = []
+                counts.streak.clear()
                 continue
             entry = (record.game_id, faults[bot])
             counts.streak.append(entry)
             counts.total += 1
             counts.first = counts.first or entry
             reason = self._reason(counts)
-            if reason is not None and bot not in self.out:
+            if reason is not None:
                 newly[bot] = reason
                 self._after[bot] = record.game_id
         self.out.update(newly)
@@ -101,7 +108,7 @@ class Discipline:
         """Why the rule puts the bot out, or ``None`` while it does not."""
         in_a_row, total = self.limit.in_a_row, self.limit.total
         if in_a_row is not None and len(counts.streak) >= in_a_row:
-            games = counts.streak[-in_a_row:]
+            games = list(counts.streak)
             listed = ", ".join(str(g) for g, _ in games)
             codes = ", ".join(f.code.name for _, f in games)
             return f"{in_a_row} faulty games in a row (games {listed}: {codes}); {_cause(games[0])}"
