@@ -8,8 +8,10 @@ finds itself (an unreadable or illegal action) as a ``Fault`` directly.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import PurePosixPath
 
 from arena.errors import ArenaError
 
@@ -25,6 +27,7 @@ class FaultCode(Enum):
     INVALID = "invalid"      # an unreadable reply, a reported exception, a None/garbage action
     ILLEGAL = "illegal"      # a readable action the rules forbid (decided by the referee)
     INIT_FAIL = "init_fail"  # could not load, start, or answer ``start`` in time
+    DISQUALIFIED = "disqualified"  # out of the tournament: its seat played by the fallback
 
 
 def storable(text: str) -> str:
@@ -77,3 +80,24 @@ class Fault:
     code: FaultCode
     detail: str
     log_tail: str = ""
+
+    def summary(self, limit: int = 240) -> str:
+        """The detail on one line, cut to ``limit`` characters: for a traceback its last line
+        with the file, line and code of its last frame, e.g. ``SyntaxError: invalid syntax
+        (my_bot.py, line 2: def act(self obs):)``; otherwise its lines joined."""
+        lines = [line.strip() for line in self.detail.splitlines() if line.strip()]
+        frames = [i for i, line in enumerate(lines) if _FRAME.match(line)]
+        if not frames or frames[-1] == len(lines) - 1:
+            text = " ".join(lines) or self.code.value
+        else:
+            last = frames[-1]
+            match = _FRAME.match(lines[last])
+            assert match is not None
+            where = f"{PurePosixPath(match[1]).name}, line {match[2]}"
+            source = [line for line in lines[last + 1:-1] if not _CARETS.match(line)]
+            text = f"{lines[-1]} ({where}{': ' + source[0] if source else ''})"
+        return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+_FRAME = re.compile(r'^File "([^"]+)", line (\d+)')   # a traceback's frame line, stripped
+_CARETS = re.compile(r"^[\^~ ]+$")                    # the marker under a SyntaxError's code

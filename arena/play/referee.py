@@ -8,6 +8,9 @@ could also have been a choice, the seat is asked anyway, so that neither the tim
 nor anything else shows that its hand had no playable card (docs/sandbox.md). A bot that faults (``TIMEOUT``, ``CRASH``, ``MEMORY``, ``INVALID``,
 ``ILLEGAL``, ``INIT_FAIL``) is placed last in that game and its seat is played on by a seeded
 fallback policy (uniform among legal actions), so the other seats' game finishes normally.
+A seat can also be played by its fallback from the first move (``absent``: a bot disqualified
+from a tournament), its bot never started. :meth:`Referee.probe` starts one bot as a game
+would and asks it for one move: the check of a bot before a tournament's first game.
 A rule set played as a match of several hands (RULINGS F2) is one game for the tournament:
 the referee plays its hands in turn, each a start/end pair of messages for the bots.
 """
@@ -17,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -82,17 +85,20 @@ class Referee:
         self.rules = rules
         self._rules_info = {"name": rules.name, "settings": rules.settings}
 
-    def play(self, bots: Sequence[BotClient], deal_seed: int) -> GameResult:
+    def play(self, bots: Sequence[BotClient], deal_seed: int,
+             absent: Mapping[int, Fault] | None = None) -> GameResult:
         """Play one game, ``bots[i]`` in seat ``i``, dealt from ``deal_seed``.
 
         A rule set played as a match (``match: {wins: N}``) plays hands until a seat has won N;
         any other rule set is a match of one hand. Each hand is a game for the bots: a start
         and an end message around it. A seat that faults is played by the fallback for the
-        rest of the match and placed last.
+        rest of the match and placed last. A seat of ``absent`` is played by its fallback from
+        the first move, its bot never started nor asked, and placed last with the fault given
+        for it (the one a seat that faulted at its first move would get, but for the fault).
         """
         start = time.perf_counter()
         match = Match.new(self.rules, len(bots), deal_seed)
-        faults: dict[int, Fault] = {}
+        faults: dict[int, Fault] = dict(absent or {})
         fallback = [random.Random(seat_seed(deal_seed, s, "fallback")) for s in range(len(bots))]
         try:
             while True:
@@ -107,17 +113,42 @@ class Referee:
                 bot.close_game()
         return self._result(match, faults, time.perf_counter() - start)
 
-    def _start_hand(self, bots: Sequence[BotClient], match: Match, faults: dict[int, Fault]) -> None:
+    def probe(self, bot: BotClient, seats: int, deal_seed: int, *, move: bool = True) -> Fault | None:
+        """Start ``bot`` as a game would, at the seat that moves first of a game of ``seats``
+        dealt from ``deal_seed``, and (with ``move``) ask it for that first move; its fault,
+        judged as in a game, or ``None`` when it loaded and answered a legal move.
+
+        The bot's process for the probe is then ended (no end message: the game is not over),
+        so the next game it plays starts in a fresh one, as every game does.
+        """
+        match = Match.new(self.rules, seats, deal_seed)
         game = match.current
+        seat = game.to_move
+        faults: dict[int, Fault] = {}
+        try:
+            self._start_seat(bot, seat, seats, match, faults)
+            if move and seat not in faults:
+                fallback = random.Random(seat_seed(deal_seed, seat, "fallback"))
+                self._ask(game, bot, seat, [0] * seats, faults, fallback)
+        finally:
+            bot.close_game()
+        return faults.get(seat)
+
+    def _start_hand(self, bots: Sequence[BotClient], match: Match, faults: dict[int, Fault]) -> None:
         for seat, bot in enumerate(bots):
-            if seat in faults:
-                continue
-            info = {"seat": seat, "seats": len(bots), "seed": seat_seed(game.seed, seat, "bot"),
-                    "rules": self._rules_info, "hand": len(match.hands), "wins": list(match.wins)}
-            try:
-                bot.start_game(info)
-            except BotFault as fault:
-                faults[seat] = fault.at(seat)
+            if seat not in faults:
+                self._start_seat(bot, seat, len(bots), match, faults)
+
+    def _start_seat(self, bot: BotClient, seat: int, seats: int, match: Match,
+                    faults: dict[int, Fault]) -> None:
+        """Send one seat's start message; a failure is the seat's fault."""
+        game = match.current
+        info = {"seat": seat, "seats": seats, "seed": seat_seed(game.seed, seat, "bot"),
+                "rules": self._rules_info, "hand": len(match.hands), "wins": list(match.wins)}
+        try:
+            bot.start_game(info)
+        except BotFault as fault:
+            faults[seat] = fault.at(seat)
 
     def _play_hand(self, game: Game, bots: Sequence[BotClient], faults: dict[int, Fault],
                    fallback: list[random.Random]) -> None:

@@ -4,7 +4,8 @@
 
 1. ``file`` -- the path is a readable ``.py`` file;
 2. ``contract`` -- the file defines the class (``Bot`` by default) with an ``act`` method
-   (read from the source, not run);
+   (read from the source, not run: :func:`arena.sandbox.contract.contract_problem`, the check a
+   tournament runs too);
 3. ``load`` -- the bot starts in the sandbox and answers ``start`` within ``init_time`` (10 s);
 4. ``self-play`` -- a validation game against copies of itself, without a fault;
 5. ``vs-builtins`` -- a few games against the built-in bots, without a fault.
@@ -21,7 +22,6 @@ from the template.
 
 from __future__ import annotations
 
-import ast
 import os
 import shutil
 import tempfile
@@ -33,7 +33,8 @@ from pathlib import Path
 from arena.errors import ArenaError, ConfigError
 from arena.play.referee import BotClient, Referee
 from arena.engine.rules import DEFAULT_PRESET, RuleSet, load_rules
-from arena.sandbox import BotFault, BotSpec, Limits, check_isolation
+from arena.sandbox import BotSpec, Limits, check_isolation
+from arena.sandbox.contract import contract_problem
 from arena.sandbox.seating import Seating
 from arena.sandbox.snapshot import snapshot
 from arena.tournament.schedule import deal_seed, fresh_seed
@@ -102,7 +103,7 @@ def validate(path: Path, class_name: str = "Bot", rules: RuleSet | None = None,
                                    class_name=class_name), Path(folder))
         assert spec.path is not None
         report.content = spec.path.read_bytes()
-        detail = _check_contract(spec.path, class_name)
+        detail = contract_problem(spec.path, class_name)
         report.checks.append(Check("contract", detail is None, detail or ""))
         if detail is None:
             _play_checks(report, spec, rules, limits, workspace or Workspace.locate(), trusted)
@@ -121,28 +122,6 @@ def _check_file(path: Path) -> str | None:
     return None
 
 
-def _check_contract(path: Path, class_name: str) -> str | None:
-    """The class is defined at the top level and has ``act`` (or inherits from something)."""
-    try:
-        tree = ast.parse(path.read_bytes(), str(path))
-    except SyntaxError as error:
-        return f"syntax error at line {error.lineno}: {error.msg}"
-    except ValueError as error:
-        return f"cannot read the source: {error}"
-    except (RecursionError, MemoryError):
-        return "the source nests too deeply to be read"
-    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    node = classes.get(class_name)
-    if node is None:
-        assigned = any(isinstance(n, ast.Assign) and any(getattr(t, "id", None) == class_name for t in n.targets)
-                       for n in tree.body)
-        return None if assigned else f"no class {class_name!r} at the top level of {path.name}"
-    methods = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    if "act" not in methods and not node.bases:
-        return f"class {class_name!r} has no act(self, obs) method"
-    return None
-
-
 def _play_checks(report: ValidationReport, spec: BotSpec, rules: RuleSet, limits: Limits,
                  workspace: Workspace, trusted: bool) -> None:
     """``load``, ``self-play`` and ``vs-builtins``: sandboxed, stopping at the first fault."""
@@ -152,11 +131,11 @@ def _play_checks(report: ValidationReport, spec: BotSpec, rules: RuleSet, limits
     seating = Seating(specs, limits, cpu=min(os.sched_getaffinity(0)), trusted=trusted)
     try:
         deals = game_seeds(report.seed)
-        detail = _load(seating.seat([CANDIDATE])[0], seats, rules, deal_seed(report.seed, len(deals)))
+        referee = Referee(rules)
+        detail = _load(referee, seating.seat([CANDIDATE])[0], seats, deal_seed(report.seed, len(deals)))
         report.checks.append(Check("load", detail is None, detail or ""))
         if detail is not None:
             return
-        referee = Referee(rules)
         detail = _games(referee, seating, [(CANDIDATE,) * seats], deals[:SELF_PLAY_GAMES])
         report.checks.append(Check("self-play", detail is None, detail or ""))
         if detail is not None:
@@ -170,23 +149,16 @@ def _play_checks(report: ValidationReport, spec: BotSpec, rules: RuleSet, limits
 
 def game_seeds(seed: int) -> list[int]:
     """The deal seeds of the validation games, from ``seed``: self-play first, then the games
-    against the built-in bots. (The ``load`` check's ``start`` gets the next one, for the bot's
-    own randomness.)"""
+    against the built-in bots. (The ``load`` check's start is dealt from the next one.)"""
     return [deal_seed(seed, i) for i in range(SELF_PLAY_GAMES + BUILTIN_GAMES)]
 
 
-def _load(bot: BotClient, seats: int, rules: RuleSet, seed: int) -> str | None:
-    """Start the bot as a game would (the same start message), then end that process: the
-    validation games that follow each get a fresh one, as tournament games do."""
-    info = {"seat": 0, "seats": seats, "seed": seed, "rules": {"name": rules.name, "settings": rules.settings},
-            "hand": 0, "wins": [0] * seats}
-    try:
-        bot.start_game(info)
-    except BotFault as fault:
-        return _describe(fault.code.name, fault.detail, fault.log_tail)
-    finally:
-        bot.close_game()
-    return None
+def _load(referee: Referee, bot: BotClient, seats: int, seed: int) -> str | None:
+    """Start the bot as a game would (the referee's own start message, as a tournament's
+    check of its bots does), then end that process: the validation games that follow each get
+    a fresh one, as tournament games do."""
+    fault = referee.probe(bot, seats, seed, move=False)
+    return None if fault is None else _describe(fault.code.name, fault.detail, fault.log_tail)
 
 
 def _table(seats: int, rotation: int) -> tuple[str, ...]:

@@ -12,12 +12,16 @@ Example file::
     seed: 2026               # leave it out to have a secret one drawn (and stored) at the first run
     workers: auto            # process count; auto = CPU count
     limits: {move_time: 1.0, memory_mb: 1024}   # any field of arena.sandbox.Limits
+    max_faults: {in_a_row: 3, total: null}      # when faults disqualify a bot (null: never)
 
 Only ``bots`` is required; the other keys default as in :class:`TournamentConfig` (``name``
 defaults to the file's stem). ``limits`` may set every field of the sandbox's
 :class:`~arena.sandbox.spec.Limits` (``move_time``, ``wall_factor``, ``bank``, ``memory_mb``,
 ``init_time``, ``log_bytes``, ``disk_mb``, ``files``, ``hook_time``), each checked against the
-bound the sandbox sets; the others keep the sandbox's defaults. Every problem raises
+bound the sandbox sets; the others keep the sandbox's defaults. ``max_faults`` is the
+disqualification rule (:class:`~arena.tournament.discipline.FaultLimit`): ``in_a_row`` faulty
+games of a bot in a row (default 3) or ``total`` faulty games in all (default none), each an
+integer >= 1 or null for no such limit. Every problem raises
 :class:`arena.errors.ConfigError` with one line naming the file and the key, e.g.
 ``demo.yaml: key 'seats': expected an integer 2..10, got 'x'``.
 
@@ -33,7 +37,8 @@ name, a file's stem (``bots/my_bot.py`` -> ``my_bot``), a class after a colon
 :attr:`TournamentConfig.config_hash` is a SHA-256 of a canonical JSON of the validated settings
 that can change results (everything but ``workers``; bot order does not matter), used by the store
 to refuse mixing results of a changed configuration under the same name. It is the same for a
-file as it was before tournament files could set every limit (see ``_limits_identity``), so a
+file as it was before tournament files could set every limit (see ``_limits_identity``) or the
+disqualification rule (``max_faults`` joins it only when it differs from the default), so a
 stored tournament still resumes.
 """
 
@@ -52,6 +57,7 @@ from arena.digest import sha256_hex
 from arena.errors import ConfigError
 from arena.sandbox.spec import LIMIT_NAMES, Limits, limit_accepts, limit_expectation, limit_kind
 from arena.settings import REQUIRED, Keys, load_yaml, show
+from arena.tournament.discipline import FaultLimit
 
 FORMATS = ("round-robin", "gauntlet")
 SEATINGS = ("rotations", "permutations")
@@ -60,7 +66,8 @@ MAX_ROUNDS = 1_000_000
 MAX_SEED = 2**63 - 1        # seeds are 63-bit, as SQLite stores them
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _KEYS = ("name", "rules", "seats", "bots", "format", "candidates", "rounds", "seatings", "seed",
-         "workers", "limits")
+         "workers", "limits", "max_faults")
+_FAULT_KEYS = ("in_a_row", "total")
 # The identity of the limits as stores have always recorded it (tournament files could set only
 # these five): move_time and memory_mb always, the other three as null unless set. A limit
 # added since joins the identity only when set, so every older store still resumes.
@@ -94,6 +101,7 @@ class TournamentConfig:
     workers: int | None = None
     limits: Limits = Limits()   # the sandbox's limits of each bot, defaults where not written
     limits_written: frozenset[str] = frozenset()  # the ``limits`` keys the file writes
+    max_faults: FaultLimit = FaultLimit()   # when faults disqualify a bot
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -107,7 +115,7 @@ class TournamentConfig:
 
     def canonical(self) -> dict[str, Any]:
         """The settings that can change results, as plain JSON data with a fixed layout."""
-        return {
+        settings = {
             "name": self.name,
             "rules": self.rules,
             "seats": self.seats,
@@ -119,6 +127,10 @@ class TournamentConfig:
             "seed": self.seed,
             "limits": self._limits_identity(),
         }
+        if self.max_faults != FaultLimit():  # the default rule is the one stores always had
+            settings["max_faults"] = {"in_a_row": self.max_faults.in_a_row,
+                                      "total": self.max_faults.total}
+        return settings
 
     @property
     def config_hash(self) -> str:
@@ -177,6 +189,7 @@ def config_from_mapping(
         seed=_integer(keys, "seed", 0, MAX_SEED, REQUIRED) if keys.has("seed") else None,
         workers=_workers(keys),
         **_limits(keys.sub("limits", allowed=LIMIT_NAMES)),
+        max_faults=_max_faults(keys.sub("max_faults", allowed=_FAULT_KEYS)),
     )
     _check_pool(config, source)
     return config
@@ -305,6 +318,15 @@ def _limits(keys: _Keys) -> dict[str, Any]:
               for name in LIMIT_NAMES}
     return {"limits": Limits(**values),
             "limits_written": frozenset(name for name in LIMIT_NAMES if keys.has(name))}
+
+
+def _max_faults(keys: _Keys) -> FaultLimit:
+    """``max_faults``: each limit an integer >= 1, or null for none (absent: the default)."""
+    default = FaultLimit()
+    values = {name: keys.take(name, (int, type(None)), getattr(default, name),
+                              lambda v: v is None or v >= 1, "an integer >= 1, or null for no limit")
+              for name in _FAULT_KEYS}
+    return FaultLimit(**values)
 
 
 def _is_int(value: Any) -> bool:

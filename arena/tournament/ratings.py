@@ -6,9 +6,10 @@ incremental updates: :class:`Ratings` applies games in ``game_id`` order as they
 contiguous and buffers the rest, so the result is identical whatever order games finish in.
 
 Each game is one TrueSkill match of one-player teams ranked by the record's places (tied seats
-share a rank). A faulty bot is already placed last by the referee; on top of that,
-:func:`standings` ranks every bot that faulted or was disqualified below every clean bot
-(clean bots by ``mu - 3 sigma``, then the others by ``mu - 3 sigma``; ties by name).
+share a rank). A fault costs the game it happened in and nothing more: the referee places the
+faulty bot last in that game (a disqualified bot's seat too, played by its fallback), and the
+ratings do the rest. :func:`standings` ranks every bot by ``mu - 3 sigma`` (ties by name),
+faults or not; each line shows its fault count and rate.
 """
 
 from __future__ import annotations
@@ -175,6 +176,11 @@ class Standing:
         """True when the bot never faulted and is not disqualified."""
         return self.stats.faults == 0 and not self.disqualified
 
+    @property
+    def fault_rate(self) -> float | None:
+        """Faults per game played (``stats.faults / stats.games``), ``None`` before a game."""
+        return self.stats.faults / self.stats.games if self.stats.games else None
+
 
 @dataclass(frozen=True)
 class Rankings:
@@ -212,7 +218,7 @@ def standings(
         rating = ratings.rating(name)
         stats = tally.stats(name, resamples, seed)
         lines.append(Standing(0, name, rating.mu, rating.sigma, stats, name in banned))
-    lines.sort(key=lambda s: (not s.clean, -s.score, s.bot))
+    lines.sort(key=lambda s: (-s.score, s.bot))
     return [
         Standing(i + 1, s.bot, s.mu, s.sigma, s.stats, s.disqualified) for i, s in enumerate(lines)
     ]

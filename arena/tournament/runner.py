@@ -5,9 +5,21 @@
 drawn at the first run and kept in the store: :func:`~arena.tournament.setup.settle_seed`),
 records the configuration text and hash, the seed, the rule settings and each bot's SHA-256 in
 ``<home>/results/<name>.sqlite`` (refusing a changed setup under the same name unless
-``restart``), then plays the games not stored yet. :func:`run_plan` does the same for a plan
-whose bots are already resolved, into any folder (``arena duel`` is a tournament run into a
-temporary one).
+``restart``), checks every bot (below), then plays the games not stored yet. :func:`run_plan`
+does the same for a plan whose bots are already resolved, into any folder (``arena duel`` is a
+tournament run into a temporary one).
+
+One run at a time: the run holds the tournament's lock (:mod:`arena.tournament.lock`) from
+before it opens the store until it returns; a second run of the same tournament is refused at
+once with :class:`~arena.tournament.lock.TournamentBusyError`.
+
+The checks before the first game (``check``: on by default in :func:`run_tournament`, off in
+:func:`run_plan`, whose duels count faults instead): every Python bot's file must hold
+its contract (it parses, with a ``Bot`` class that has ``act``:
+:func:`~arena.sandbox.contract.contract_problem`, read in the parent in milliseconds), then
+every bot is probed by the workers: it loads in its sandbox and answers one legal move
+(:meth:`~arena.play.referee.Referee.probe`, in a game process of its own). A bot that fails is
+refused with its own error on one line (:class:`BotRefusedError`) before any game is played.
 
 How it stays reproducible (the same stored results and rankings for any number of workers):
 
@@ -16,12 +28,15 @@ How it stays reproducible (the same stored results and rankings for any number o
   pipe; deal seeds come from the schedule, per-seat bot seeds from the referee; bots must not
   carry state from one game to the next (a worker reuses each bot's process);
 * results may arrive in any order; the parent **commits them in schedule order**, each game in
-  its own transaction as soon as every earlier game is committed (or will never be played);
+  its own transaction as soon as every earlier game is committed;
   games finished ahead of an earlier one wait in memory, and the hand-out never runs more than
   :data:`LOOKAHEAD` games per worker ahead of the oldest unfinished game, so that wait is short;
 * disqualification (:mod:`arena.tournament.discipline`) is decided on committed games, hence in
-  schedule order: a disqualified bot's later games are never played, and a result of one that
-  was already in flight is dropped.
+  schedule order: a disqualified bot's later games are played with its seat given to the
+  fallback from the first move. Each game is committed only if it was played with the seats
+  out that the games before it put out; one played (ahead, in flight) before a
+  disqualification it must follow is played again, so the stored games are the same for any
+  number of workers.
 
 Stopping: Ctrl-C (``KeyboardInterrupt``, also when raised by the ``progress`` callback) stops the
 workers at once (SIGTERM: each kills its bots), commits what had finished, and returns a report
@@ -37,6 +52,7 @@ store, for the final rankings).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import logging
 import logging.handlers
@@ -53,16 +69,20 @@ from typing import Any
 import multiprocessing_logging
 
 from arena.errors import ArenaError
-from arena.sandbox import check_isolation
+from arena.play.faults import Fault, FaultCode
+from arena.play.referee import seat_seed
+from arena.sandbox import BotSpec, check_isolation
+from arena.sandbox.contract import contract_problem
 from arena.tournament.config import TournamentConfig
-from arena.tournament.discipline import FAULTS_IN_A_ROW, Discipline
+from arena.tournament.discipline import NEVER, Discipline
 from arena.tournament.errors import ConfigChangedError, StoreWriteError
+from arena.tournament.lock import run_lock
 from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule
 from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
 from arena.tournament.setup import config_text as config_text_of
 from arena.tournament.store import Store, results_path
-from arena.tournament.worker import WorkerSetup, worker_main
+from arena.tournament.worker import GameJob, Probe, WorkerSetup, worker_main
 
 log = logging.getLogger("arena.tournament")
 
@@ -73,6 +93,10 @@ TOP = 5                 # bots in Progress.leaders
 
 class TournamentError(ArenaError):
     """The run cannot go on (a worker died or hit a bug); finished games are kept."""
+
+
+class BotRefusedError(ArenaError):
+    """A bot failed its check before the first game (see the module doc); nothing was played."""
 
 
 @dataclass
@@ -96,8 +120,8 @@ class LiveTally:
 class Leader:
     """One line of the live table: a bot's counts so far.
 
-    The live table ranks by mean place (clean bots first), which costs nothing per game; the
-    final rankings are TrueSkill's (:func:`~arena.tournament.ratings.rank_store`), which
+    The live table ranks by mean place, which costs nothing per game (a fault already cost its
+    game: the bot was placed last); the final rankings are TrueSkill's (:func:`~arena.tournament.ratings.rank_store`), which
     would cost the parent ~0.4 ms per game while workers compete for the cores. In a
     round-robin both orders settle about as fast (RATINGS.md).
     """
@@ -119,10 +143,9 @@ class Leader:
         """Share of games won, ``None`` before the first game."""
         return self.wins / self.games if self.games else None
 
-    def sort_key(self) -> tuple[bool, float, float, str]:
-        """Clean bots first, then lower mean place, then more wins, then the name."""
-        return (self.disqualified or self.faults > 0, self.mean_place or float("inf"),
-                -(self.win_rate or 0.0), self.bot)
+    def sort_key(self) -> tuple[float, float, str]:
+        """Lower mean place first, then more wins, then the name."""
+        return (self.mean_place or float("inf"), -(self.win_rate or 0.0), self.bot)
 
 
 @dataclass(frozen=True)
@@ -132,7 +155,7 @@ class Progress:
     tournament: str
     total: int
     stored: int
-    skipped: int
+    skipped: int     # always 0: a disqualified bot's games are played, by its fallback
     played: int
     faulty_games: int
     elapsed: float
@@ -141,7 +164,7 @@ class Progress:
 
     @property
     def done(self) -> int:
-        """Games resolved: stored, or never to be played (a disqualified bot's)."""
+        """Games resolved: stored."""
         return self.stored + self.skipped
 
     @property
@@ -158,7 +181,8 @@ class Progress:
 
 @dataclass(frozen=True)
 class RunReport:
-    """What a run did; ``complete`` once every game is stored or skipped.
+    """What a run did; ``complete`` once every game is stored (``skipped`` is always 0: a
+    disqualified bot's games are played, by its fallback).
 
     ``seed`` is the tournament's seed; ``seed_drawn`` says it was drawn at random (the file has
     none), this run or the first one.
@@ -204,19 +228,22 @@ def run_tournament(
     trusted: bool = False,
     config_text: str | None = None,
     base_dir: str | Path | None = None,
+    check: bool = True,
 ) -> RunReport:
     """Play the pending games of a tournament file (or config) under ``home``; see the module doc.
 
     ``workers`` defaults to the file's ``workers`` (``auto``: the CPU count); ``max_games`` stops
     cleanly after that many games in this run; ``trusted`` runs the bots without isolation (only
     for bots you wrote yourself), otherwise a machine without it is refused
-    (:class:`~arena.sandbox.IsolationUnavailable`) before anything is stored.
+    (:class:`~arena.sandbox.IsolationUnavailable`) before anything is stored; ``check`` False
+    skips the checks of the bots before the first game (for tests of faults in games).
     Raises ``ArenaError`` subclasses (``ConfigError``, ``ConfigChangedError``, ``StoreError``,
+    :class:`~arena.tournament.lock.TournamentBusyError`, :class:`BotRefusedError`,
     :class:`TournamentError`) with one line each.
     """
     plan = _plan(config, home, config_text, base_dir)
     return run_plan(plan, Path(home) / "results", workers=workers, restart=restart,
-                    progress=progress, max_games=max_games, trusted=trusted)
+                    progress=progress, max_games=max_games, trusted=trusted, check=check)
 
 
 def run_plan(
@@ -229,26 +256,33 @@ def run_plan(
     max_games: int | None = None,
     trusted: bool = False,
     disqualify: bool = True,
+    check: bool = False,
 ) -> RunReport:
     """Play the pending games of a resolved ``plan`` into its store in ``results_dir``.
 
-    That folder receives ``<name>.sqlite``, ``<name>.log`` and the bots' snapshots (``bots/``);
-    :func:`run_tournament` gives ``<home>/results``, a duel a temporary folder. With
-    ``disqualify`` False no bot is ever disqualified: every game is played, faults or not (a
-    duel counts them instead). The other keywords are :func:`run_tournament`'s.
+    That folder receives ``<name>.sqlite``, ``<name>.log``, ``<name>.lock`` and the bots'
+    snapshots (``bots/``); :func:`run_tournament` gives ``<home>/results``, a duel a temporary
+    folder. With ``disqualify`` False no bot is ever disqualified: every game is played, faults
+    or not (a duel counts them instead); ``check`` runs the checks of the bots before the first
+    game (:func:`run_tournament` does by default). The other keywords are
+    :func:`run_tournament`'s.
     """
     if not trusted:
         check_isolation()
     results_dir = Path(results_dir)
     path = results_path(plan.config.name, results_dir)
     log_path = results_dir / f"{plan.config.name}.log"
-    plan = snapshot_bots(plan, results_dir / "bots")
-    with Store.open(path) as store, tournament_log(log_path):
-        plan = settle_seed(plan, store.tournament(), restart)
-        archive = _init_store(store, plan, restart)
-        run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
-                   trusted, disqualify)
-        report = run.execute()
+    origins = {name: _origin(spec) for name, spec in plan.specs.items()}
+    with run_lock(plan.config.name, results_dir):
+        plan = snapshot_bots(plan, results_dir / "bots")
+        if check:
+            _check_contracts(plan, origins)
+        with Store.open(path) as store, tournament_log(log_path):
+            plan = settle_seed(plan, store.tournament(), restart)
+            archive = _init_store(store, plan, restart)
+            run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
+                       trusted, disqualify, origins if check else None)
+            report = run.execute()
     return _with(report, log_path=log_path, archive=archive, seed=plan.config.seed,
                  seed_drawn=plan.seed_drawn)
 
@@ -259,6 +293,27 @@ def _plan(config: str | Path | TournamentConfig, home: str | Path, text: str | N
         text = config_text_of(config) if text is None else text
         return make_plan(config, text, home, base_dir or home)
     return plan_from_file(config, home)
+
+
+def _origin(spec: BotSpec) -> str:
+    """Where a bot comes from, as a refusal names it: its file, or its command."""
+    return str(spec.path) if spec.path is not None else " ".join(spec.command or ())
+
+
+def _check_contracts(plan: Plan, origins: dict[str, str]) -> None:
+    """Refuse the Python bots whose file breaks the contract (read, not run)."""
+    refused = {name: problem for name, spec in plan.specs.items() if spec.path is not None
+               and (problem := contract_problem(spec.path, spec.class_name)) is not None}
+    if refused:
+        raise _refusal(refused, origins)
+
+
+def _refusal(refused: dict[str, str], origins: dict[str, str]) -> BotRefusedError:
+    """One line naming every refused bot, its file and its own error."""
+    parts = [f"{name!r} ({origins[name]}): {problem}" for name, problem in refused.items()]
+    whom = "bot" if len(parts) == 1 else f"{len(parts)} bots are"
+    return BotRefusedError(f"{whom} refused before the first game, nothing was played: "
+                           + "; ".join(parts))
 
 
 def _init_store(store: Store, plan: Plan, restart: bool) -> Path | None:
@@ -281,10 +336,14 @@ def _with(report: RunReport, **changes: Any) -> RunReport:
 
 
 class _Run:
-    """One run of a tournament: dispatch in schedule order, commit in schedule order."""
+    """One run of a tournament: dispatch in schedule order, commit in schedule order.
+
+    ``origins`` (bot -> its file or command) asks for the probes before the first game.
+    """
 
     def __init__(self, plan: Plan, store: Store, workers: int, progress: ProgressCallback | None,
-                 max_games: int | None, trusted: bool, disqualify: bool) -> None:
+                 max_games: int | None, trusted: bool, disqualify: bool,
+                 origins: dict[str, str] | None) -> None:
         self.plan, self.store, self.progress = plan, store, progress
         self.name = plan.config.name
         self.schedule = Schedule.from_config(plan.config)
@@ -292,15 +351,15 @@ class _Run:
         self.done = store.done_game_ids()
         self.budget = max_games if max_games is not None else self.total
         self.trusted = trusted
-        # No bot can fault more games in a row than there are: such a limit never disqualifies.
-        limit = FAULTS_IN_A_ROW if disqualify else self.total + 1
-        self.discipline = Discipline(limit, disqualified=store.disqualified())
+        self.origins = origins
+        self.discipline = Discipline(plan.config.max_faults if disqualify else NEVER)
         self.tallies = {bot: LiveTally() for bot in plan.config.bot_names}
         self.faulty_games = 0
-        self.stored, self.skipped, self.played = 0, 0, 0
+        self.stored, self.played = 0, 0
         self.next_commit, self.next_dispatch = 0, 0
         self.in_flight: set[int] = set()
         self.buffer: dict[int, GameRecord] = {}
+        self.again: list[int] = []   # games to play again: played before a disqualification
         self.started = time.monotonic()
         self.last_tick = 0.0
         self._notice: str | None = None
@@ -312,15 +371,12 @@ class _Run:
     def _replay_stored(self) -> None:
         """Rebuild the tallies and disqualifications from the stored games (resume)."""
         for record in self.store.games():
-            self._count(record)
+            self._count(record, live=False)
         self._advance()
-        for bot, reason in self.discipline.out.items():
-            self.store.mark_disqualified(bot, reason)
 
     def _left(self) -> int:
-        """Games still to play (neither stored nor blocked by a disqualification)."""
-        return sum(1 for g in range(self.next_commit, self.total)
-                   if g not in self.done and not self.discipline.blocks(self.schedule[g].table))
+        """Games still to play."""
+        return sum(1 for g in range(self.next_commit, self.total) if g not in self.done)
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -329,6 +385,8 @@ class _Run:
         if self._pending_exists():
             with _Pool(self._setups(), self.name) as pool:
                 try:
+                    if self.origins is not None:
+                        self._probe(pool, self.origins)
                     self._loop(pool)
                 except KeyboardInterrupt:
                     interrupted = True
@@ -360,6 +418,29 @@ class _Run:
             for i in range(self.workers)
         ]
 
+    def _probe(self, pool: _Pool, origins: dict[str, str]) -> None:
+        """Before the first game: every bot still in loads and answers one legal move, each
+        probe dealt from the tournament's seed (the workers probe their share at once)."""
+        config = self.plan.config
+        assert config.seed is not None
+        bots = [bot for bot in config.bot_names if not self.discipline.is_out(bot)]
+        log.info("tournament %s: checking %d bots", self.name, len(bots))
+        for index, bot in enumerate(bots):
+            pool.send(Probe(bot, config.seats, seat_seed(config.seed, index, "probe")))
+        faults: dict[str, Fault | None] = {}
+        while len(faults) < len(bots):
+            message = pool.receive(timeout=0.25)
+            if message is not None:
+                if message[0] == "error":
+                    self._handle(message)  # raises
+                bot, fault = message[2]
+                faults[bot] = fault
+            self._notify()
+        refused = {bot: f"{fault.code.name}: {fault.summary()}"
+                   for bot in bots if (fault := faults[bot]) is not None}
+        if refused:
+            raise _refusal(refused, origins)
+
     def _loop(self, pool: _Pool) -> None:
         log.info("tournament %s: %d games, %d stored, %d workers", self.name, self.total,
                  len(self.done), self.workers)
@@ -372,18 +453,25 @@ class _Run:
             self._notify()
 
     def _dispatch(self, pool: _Pool) -> None:
-        """Hand out games in schedule order, within the queue and lookahead limits."""
+        """Hand out games to play again first, then new ones in schedule order, within the
+        queue and lookahead limits."""
+        while self.again and pool.has_room(PER_WORKER):
+            self._send(pool, self.again.pop(0))
         limit_ahead = self.next_commit + LOOKAHEAD * self.workers
         while (self.budget > 0 and pool.has_room(PER_WORKER)
                and self.next_dispatch < min(self.total, limit_ahead)):
             gid = self.next_dispatch
             self.next_dispatch += 1
-            game = self.schedule[gid]
-            if gid in self.done or self.discipline.blocks(game.table):
-                continue  # stored already, or never to be played: commit skips it
-            pool.send(game)
-            self.in_flight.add(gid)
+            if gid in self.done:
+                continue
+            self._send(pool, gid)
             self.budget -= 1
+
+    def _send(self, pool: _Pool, gid: int) -> None:
+        """Give one game to a worker, with the seats out as of now."""
+        game = self.schedule[gid]
+        pool.send(GameJob(game, self.discipline.absent(game.table)))
+        self.in_flight.add(gid)
 
     def _handle(self, message: tuple[str, int, Any]) -> None:
         kind, worker, payload = message
@@ -391,38 +479,47 @@ class _Run:
             raise TournamentError(f"worker {worker} failed; finished games are kept: "
                                   f"{payload.strip().splitlines()[-1]}")
         record = GameRecord.from_dict(payload)
-        if record.game_id not in self.in_flight:
-            return  # dropped: its table got a disqualified bot while it was played
+        if not self._current(record):
+            self._again(record.game_id)  # a disqualification came first: it is out of date
+            return
         self.in_flight.discard(record.game_id)
         self.buffer[record.game_id] = record
         self._advance()
 
+    def _current(self, record: GameRecord) -> bool:
+        """Whether ``record`` was played with the seats out that are out now (a bot once out
+        stays out: a game played with fewer is out of date for good)."""
+        return _played_absent(record) == set(self.discipline.absent(record.table))
+
+    def _again(self, gid: int) -> None:
+        """Have game ``gid`` played again (first, before new games)."""
+        bisect.insort(self.again, gid)
+        self.in_flight.add(gid)
+
     def _advance(self) -> None:
-        """Commit every game that is next in schedule order; skip blocked ones."""
+        """Commit every game that is next in schedule order and was played with the seats
+        out that the games before it put out; send any other back to be played again."""
         while self.next_commit < self.total:
             gid = self.next_commit
-            if gid in self.done:
-                pass
-            elif gid in self.buffer:
-                self._commit(self.buffer.pop(gid))
-            elif self.discipline.blocks(self.schedule[gid].table):
-                self.in_flight.discard(gid)  # a late result of it will be dropped
-                self.skipped += 1
-            else:
+            if gid in self.buffer:
+                record = self.buffer.pop(gid)
+                if not self._current(record):
+                    self._again(gid)
+                    return
+                self._commit(record)
+            elif gid not in self.done:
                 return
             self.next_commit += 1
 
     def _commit(self, record: GameRecord) -> None:
-        if self.discipline.blocks(record.table):
-            self.skipped += 1
-            return
         self.store.add_game(record)
         self.played += 1  # counted once stored: a result still waiting for an earlier game may be lost
         self.done.add(record.game_id)
+        self.played += 1
         self._count(record)
         self._notify(force=True)
 
-    def _count(self, record: GameRecord) -> None:
+    def _count(self, record: GameRecord, live: bool = True) -> None:
         """Feed one stored game (in schedule order) to the live tallies and the discipline."""
         self.stored += 1
         self.faulty_games += bool(record.faults)
@@ -431,9 +528,14 @@ class _Run:
             bot = record.table[seat]
             self.tallies[bot].count(seat == record.winner, place, bot in faulty)
         for bot, reason in self.discipline.apply(record).items():
-            self._notice = f"{bot} is disqualified: {reason}; its remaining games are not played"
-            log.warning("%s", self._notice)
             self.store.mark_disqualified(bot, reason)
+            if live:
+                self._notice = (f"{bot} is disqualified: {reason}; its remaining games are "
+                                "played by its fallback, placed last")
+                log.warning("%s", self._notice)
+            for gid in [g for g, later in self.buffer.items() if bot in later.table]:
+                del self.buffer[gid]  # played ahead with the bot in: out of date
+                self._again(gid)
 
     def _drain(self, pool: _Pool) -> None:
         """After a stop: commit the results that had already arrived, in schedule order (also
@@ -452,7 +554,7 @@ class _Run:
         self.last_tick = now
         notice, self._notice = self._notice, None
         self.progress(Progress(
-            self.name, self.total, self.stored, self.skipped, self.played, self.faulty_games,
+            self.name, self.total, self.stored, 0, self.played, self.faulty_games,
             now - self.started, self.leaders(), notice,
         ))
 
@@ -466,10 +568,15 @@ class _Run:
     def _report(self, interrupted: bool) -> RunReport:
         return RunReport(
             tournament=self.name, store_path=self.store.path, log_path=Path(),
-            total=self.total, stored=self.store.game_count(), skipped=self.skipped,
+            total=self.total, stored=self.store.game_count(), skipped=0,
             played=self.played, elapsed=time.monotonic() - self.started, workers=self.workers,
             disqualified=dict(self.store.disqualified()), interrupted=interrupted,
         )
+
+
+def _played_absent(record: GameRecord) -> set[int]:
+    """The seats a game was played with given to the fallback from the first move."""
+    return {fault.seat for fault in record.faults if fault.code is FaultCode.DISQUALIFIED}
 
 
 class _Pool:
@@ -514,14 +621,14 @@ class _Pool:
             self.log_queue.cancel_join_thread()
             self.log_queue.close()
 
-    def send(self, game: Any) -> None:
-        """Give one game to the least loaded worker."""
+    def send(self, job: GameJob | Probe) -> None:
+        """Give one job to the least loaded worker."""
         worker = min(range(len(self.conns)), key=self.load.__getitem__)
-        self.conns[worker].send(game)
+        self.conns[worker].send(job)
         self.load[worker] += 1
 
     def has_room(self, per_worker: int) -> bool:
-        """True while some worker has fewer than ``per_worker`` games given and not returned."""
+        """True while some worker has fewer than ``per_worker`` jobs given and not answered."""
         return min(self.load) < per_worker
 
     def receive(self, timeout: float) -> tuple[str, int, Any] | None:
@@ -541,7 +648,7 @@ class _Pool:
                 f"worker {self.processes[index].name} died unexpectedly (exit code {code}); "
                 "finished games are kept, run again to resume"
             ) from None
-        if message[0] == "game":
+        if message[0] != "error":  # a game's record or a probe's answer: its job is done
             self.load[index] -= 1
         self._ready.append(message)
 

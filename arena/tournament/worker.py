@@ -15,10 +15,14 @@ whether bots are trusted) arrives through pickling. A worker never touches the r
   cgroup) and exits from the handler. SIGINT is ignored: Ctrl-C is the parent's business.
 * Log records go to the parent through a queue (one log file per tournament).
 
-The parent sends one :class:`ScheduledGame` at a time on the worker's pipe (``None``: finish);
-the worker answers ``("game", worker, record.to_dict())`` per finished game (the record's one
-serialisation: :meth:`GameRecord.from_dict` rebuilds it), or
-``("error", worker, text)`` when it cannot go on (a bug; bot failures are game outcomes).
+The parent sends one job at a time on the worker's pipe (``None``: finish): a :class:`GameJob`
+(a scheduled game, with the seats its fallback plays from the first move: a disqualified bot's)
+or, before the first game, a :class:`Probe` of one bot. The worker answers
+``("game", worker, record.to_dict())`` per finished game (the record's one serialisation:
+:meth:`GameRecord.from_dict` rebuilds it), ``("probe", worker, (bot, fault or None))`` per
+probe, or ``("error", worker, text)`` when it cannot go on (a bug; bot failures are game
+outcomes). A probe runs in a game process of its own, like every game, so the games that follow
+see nothing of it; the templates it starts are those the games use next.
 """
 
 from __future__ import annotations
@@ -29,9 +33,11 @@ import logging.handlers
 import os
 import signal
 import traceback
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from arena.play.faults import Fault
 from arena.play.referee import GameResult, Referee
 from arena.engine.rules import build_rules
 from arena.sandbox import BotSpec, Limits
@@ -58,6 +64,25 @@ class WorkerSetup:
     trusted: bool
     cpu: int | None
     log_level: int = logging.INFO
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One game to play: ``absent`` maps the seats played by their fallback from the first
+    move (a disqualified bot's) to the fault recorded for each."""
+
+    game: ScheduledGame
+    absent: Mapping[int, Fault] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The check of one bot before the first game: it loads and answers one legal move at a
+    table of ``seats`` dealt from ``deal_seed`` (:meth:`~arena.play.referee.Referee.probe`)."""
+
+    bot: str
+    seats: int
+    deal_seed: int
 
 
 def worker_main(setup: WorkerSetup, conn: Any, log_queue: Any) -> None:
@@ -99,10 +124,13 @@ def _terminate(player: _Player) -> None:
 
 def _serve(player: _Player, conn: Any) -> None:
     while True:
-        game = conn.recv()
-        if game is None:
+        job = conn.recv()
+        if job is None:
             return
-        conn.send(("game", player.setup.index, player.play(game).to_dict()))
+        if isinstance(job, Probe):
+            conn.send(("probe", player.setup.index, (job.bot, player.probe(job))))
+        else:
+            conn.send(("game", player.setup.index, player.play(job).to_dict()))
 
 
 class _Player:
@@ -113,10 +141,15 @@ class _Player:
         self.referee = Referee(build_rules(setup.rules_settings, "the tournament's rules snapshot"))
         self.seating = Seating(setup.specs, setup.limits, cpu=setup.cpu, trusted=setup.trusted)
 
-    def play(self, game: ScheduledGame) -> GameRecord:
+    def play(self, job: GameJob) -> GameRecord:
         """Play one scheduled game and return its raw record."""
-        result = self.referee.play(self.seating.seat(game.table), game.deal_seed)
+        game = job.game
+        result = self.referee.play(self.seating.seat(game.table), game.deal_seed, job.absent)
         return to_record(game, result)
+
+    def probe(self, probe: Probe) -> Fault | None:
+        """Check one bot (its first copy, as a game seats it): its fault, or ``None``."""
+        return self.referee.probe(self.seating.seat([probe.bot])[0], probe.seats, probe.deal_seed)
 
     def close(self) -> None:
         """Kill every bot process this worker started."""

@@ -1,6 +1,8 @@
-"""Hostile bots in a tournament: their faults are recorded, they rank last, and three faulty
-games in a row disqualify them, the same way whatever the number of workers; a killed parent
-takes its workers and their bots with it."""
+"""Faults in a tournament. A bot broken from the start is refused before the first game with its
+own error; one that breaks in play costs itself the games it faulted, is disqualified by the
+file's ``max_faults`` rule, and its remaining games are still played by its fallback, so every
+other bot keeps its whole schedule, the same way whatever the number of workers; a killed
+parent takes its workers and their bots with it."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -17,82 +20,173 @@ import pytest
 from process_helpers import bot_processes, command_line, descendants, orphaned_bot_processes, wait_until_gone
 from arena.engine.outcome import OutcomeReason
 from arena.play.faults import FaultCode
-from arena.tournament import rank_store
-from arena.tournament.discipline import Discipline
+from arena.tournament import Schedule, load_config, rank_store
+from arena.tournament.discipline import Discipline, FaultLimit
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.replay import open_results
-from arena.tournament.runner import run_tournament
+from arena.tournament.runner import BotRefusedError, run_tournament
 
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE.parent / "hostile_bots"
 FIRST_LEGAL = HERE / "bots" / "first_legal.py"
-IS_ROOT = os.geteuid() == 0
+BREAKS = HERE / "bots" / "breaks_later.py"
+BREAKS_WORDS = "RuntimeError: breaks-later-51c2 at its second decision (breaks_later.py, line"
 
 
-def write_config(folder: Path, hostile: str, rounds: int = 3, limits: str = "") -> Path:
-    """Two-seat round-robin of random, first_legal and one hostile bot (2 rotations per deal)."""
+def write_config(folder: Path, bot: Path, rounds: int = 3, extra: str = "") -> Path:
+    """Two-seat round-robin of random, first_legal and ``bot``: 3 tables x rounds x 2 rotations."""
+    folder.mkdir(parents=True, exist_ok=True)
     path = folder / "hostile.yaml"
-    path.write_text(
-        f"name: hostile\nseats: 2\nrounds: {rounds}\nseed: 5\n{limits}"
-        f"bots: [random, {FIRST_LEGAL}, {HOSTILE / hostile}]\n"
-    )
+    path.write_text(f"name: hostile\nseats: 2\nrounds: {rounds}\nseed: 5\n{extra}"
+                    f"bots: [random, {FIRST_LEGAL}, {bot}]\n")
     return path
 
 
-def test_a_raising_bot_is_disqualified_after_three_faults_and_ranks_last(
-    tmp_path: Path,
-) -> None:
-    config = write_config(tmp_path, "raise_in_act.py")
-    report = run_tournament(config, tmp_path, workers=2)
-    assert report.complete and not report.interrupted
-    assert list(report.disqualified) == ["raise_in_act"]
-    assert "3 faulty games in a row" in report.disqualified["raise_in_act"]
+def games_of(folder: Path, bot: str, name: str = "hostile") -> list[GameRecord]:
+    with open_results(folder, name) as store:
+        return [g for g in store.games() if bot in g.table]
+
+
+def codes(games: list[GameRecord], bot: str) -> list[str]:
+    """Per game of ``bot``: its fault's code, or ``-`` for a clean game."""
+    return [next((f.code.name for f in g.faults if f.bot == bot), "-") for g in games]
+
+
+def test_a_bot_that_breaks_in_play_is_out_after_three_faults_and_its_games_are_still_played(
+        tmp_path: Path) -> None:
+    report = run_tournament(write_config(tmp_path, BREAKS), tmp_path, workers=2)
+    assert report.complete and report.stored == report.total == 18
+    assert list(report.disqualified) == ["breaks_later"]
+    reason = report.disqualified["breaks_later"]
+    assert reason.startswith("3 faulty games in a row (games ") and BREAKS_WORDS in reason
+    games = games_of(tmp_path, "breaks_later")
+    assert codes(games, "breaks_later") == ["INVALID"] * 3 + ["DISQUALIFIED"] * 9
+    for game in games[3:]:  # its fallback played the seat from the first move, placed last
+        seat = game.table.index("breaks_later")
+        (fault,) = game.faults
+        assert (fault.seat, fault.log_tail) == (seat, "")
+        assert f"disqualified after game {games[2].game_id}" in fault.detail
+        assert game.places[-1] == (seat,) and game.winner != seat
+        assert game.reason in (OutcomeReason.EMPTIED, OutcomeReason.BLOCKED) and game.moves
     with open_results(tmp_path, "hostile") as store:
-        games = list(store.games())
+        played = Counter(bot for game in store.games() for bot in game.table)
         table = rank_store(store)
-    hostile = [g for g in games if "raise_in_act" in g.table]
-    assert len(hostile) == 3 and report.skipped == 12 - 3
-    assert all([f.code for f in g.faults] == [FaultCode.INVALID] for g in hostile)
-    assert all("boom-7f3a" in g.faults[0].detail + g.faults[0].log_tail for g in hostile)
-    assert table.bots[-1] == "raise_in_act" and table.standings[-1].disqualified
-    assert all(s.clean for s in table.standings[:-1])
+    assert played == {"random": 12, "first_legal": 12, "breaks_later": 12}
+    line = table.standings[table.bots.index("breaks_later")]
+    assert line.disqualified and line.stats.faults == 12 and line.fault_rate == 1.0
 
 
-def test_disqualification_is_the_same_for_one_and_two_workers(tmp_path: Path) -> None:
-    config = write_config(tmp_path, "raise_in_act.py")
+def test_two_broken_bots_among_five_leave_every_other_bot_its_whole_schedule(
+        tmp_path: Path) -> None:
+    """The issue's case (two broken bots, five bots, four seats), with 1 and 2 workers: every
+    game is played and stored, and the stored games are the same."""
+    config = tmp_path / "five.yaml"
+    config.write_text(f"name: five\nseats: 4\nrounds: 1\nseed: 8\nbots: [random, greedy, "
+                      f"{FIRST_LEGAL}, {{name: b1, path: {BREAKS}}}, {{name: b2, path: {BREAKS}}}]\n")
+    total = len(Schedule.from_config(load_config(config)))
     runs = []
     for workers in (1, 2):
-        run_tournament(config, tmp_path / str(workers), workers=workers)
-        with open_results(tmp_path / str(workers), "hostile") as store:
-            runs.append(([(g.game_id, g.places, g.moves, [f.code for f in g.faults])
-                          for g in store.games()], store.disqualified()))
+        report = run_tournament(config, tmp_path / str(workers), workers=workers)
+        assert report.complete and report.stored == total == 20
+        assert sorted(report.disqualified) == ["b1", "b2"]
+        with open_results(tmp_path / str(workers), "five") as store:
+            games = [(g.game_id, g.table, g.places, g.winner, g.moves,
+                      [(f.seat, f.code, f.summary()) for f in g.faults]) for g in store.games()]
+            runs.append((games, store.disqualified()))
     assert runs[0] == runs[1]
+    played = Counter(bot for _, table, *_ in runs[0][0] for bot in table)
+    assert set(played.values()) == {16}  # 4 of the 5 tables, 4 rotations each, for everyone
 
 
-def test_a_looping_bot_times_out_and_never_stops_the_tournament(tmp_path: Path) -> None:
-    limits = "limits: {move_time: 0.1, bank: 0, wall_factor: 2, init_time: 5}\n"
-    config = write_config(tmp_path, "loop_forever.py", rounds=2, limits=limits)
-    report = run_tournament(config, tmp_path, workers=2)
-    assert report.complete and list(report.disqualified) == ["loop_forever"]
+def test_max_faults_in_the_file_sets_the_rule(tmp_path: Path) -> None:
+    never = write_config(tmp_path / "never", BREAKS, rounds=1, extra="max_faults: {in_a_row: null}\n")
+    report = run_tournament(never, tmp_path / "never", workers=1)
+    assert report.complete and report.disqualified == {}
+    assert codes(games_of(tmp_path / "never", "breaks_later"), "breaks_later") == ["INVALID"] * 4
+
+    total = write_config(tmp_path / "total", BREAKS, rounds=1,
+                         extra="max_faults: {in_a_row: null, total: 2}\n")
+    report = run_tournament(total, tmp_path / "total", workers=1)
+    assert report.disqualified["breaks_later"].startswith("2 faulty games in all; game ")
+    assert codes(games_of(tmp_path / "total", "breaks_later"), "breaks_later") == \
+        ["INVALID", "INVALID", "DISQUALIFIED", "DISQUALIFIED"]
+
+
+def test_a_bot_broken_from_the_start_is_refused_before_the_first_game(tmp_path: Path) -> None:
+    config = write_config(tmp_path, HOSTILE / "raise_in_act.py")
+    with pytest.raises(BotRefusedError) as refused:
+        run_tournament(config, tmp_path, workers=2)
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith("bot refused before the first game")
+    assert f"'raise_in_act' ({HOSTILE / 'raise_in_act.py'}): INVALID: ValueError: boom-7f3a in act " \
+           "(raise_in_act.py, line 6: raise ValueError(" in message
     with open_results(tmp_path, "hostile") as store:
-        codes = [f.code for g in store.games() for f in g.faults]
-        assert codes == [FaultCode.TIMEOUT] * 3
-        assert rank_store(store).bots[-1] == "loop_forever"
+        assert store.game_count() == 0 and store.disqualified() == {}
     assert orphaned_bot_processes() == []
 
 
-def test_faults_in_a_row_count_each_bot_in_schedule_order() -> None:
-    def game(gid: int, faulty: str | None) -> GameRecord:
-        faults = (Fault(1, "b", FaultCode.CRASH, "x"),) if faulty else ()
-        places = ((0,), (1,))
-        return GameRecord(gid, gid, ("a", "b"), 1, places, 0, OutcomeReason.EMPTIED, 3, 0.0, faults)
+def test_a_looping_bot_is_refused_by_its_probe_and_times_out_in_games(tmp_path: Path) -> None:
+    limits = "limits: {move_time: 0.1, bank: 0, wall_factor: 2, init_time: 5}\n"
+    config = write_config(tmp_path, HOSTILE / "loop_forever.py", rounds=2, extra=limits)
+    with pytest.raises(BotRefusedError, match=r"'loop_forever' \(.*\): TIMEOUT: "):
+        run_tournament(config, tmp_path, workers=2)
+    report = run_tournament(config, tmp_path, workers=2, check=False)  # its games, unchecked
+    assert report.complete and list(report.disqualified) == ["loop_forever"]
+    assert codes(games_of(tmp_path, "loop_forever"), "loop_forever") == \
+        ["TIMEOUT"] * 3 + ["DISQUALIFIED"] * 5
+    with open_results(tmp_path, "hostile") as store:
+        assert rank_store(store).bots[-1] == "loop_forever"  # placed last in every game
+    assert orphaned_bot_processes() == []
 
+
+def _game(gid: int, faulty: bool, detail: str = "x") -> GameRecord:
+    faults = (Fault(1, "b", FaultCode.CRASH, detail),) if faulty else ()
+    return GameRecord(gid, gid, ("a", "b"), 1, ((0,), (1,)), 0, OutcomeReason.EMPTIED, 3, 0.0, faults)
+
+
+def test_faults_in_a_row_count_each_bot_in_schedule_order() -> None:
     rule = Discipline()
-    assert rule.apply(game(0, "b")) == {} and rule.apply(game(1, "b")) == {}
-    assert rule.apply(game(2, None)) == {}  # a clean game resets the count
-    assert rule.apply(game(3, "b")) == {} and rule.apply(game(4, "b")) == {}
-    assert list(rule.apply(game(5, "b"))) == ["b"]
-    assert rule.blocks(("a", "b")) and not rule.blocks(("a", "c"))
+    assert rule.apply(_game(0, True)) == {} and rule.apply(_game(1, True)) == {}
+    assert rule.apply(_game(2, False)) == {}  # a clean game resets the count
+    traceback = ('Traceback (most recent call last):\n  File "/bot/b.py", line 4, in act\n'
+                 '    1 / 0\nZeroDivisionError: division by zero')
+    assert rule.apply(_game(3, True, traceback)) == {}
+    assert rule.apply(_game(4, True)) == {}
+    reason = rule.apply(_game(5, True))["b"]
+    assert reason == ("3 faulty games in a row (games 3, 4, 5: CRASH, CRASH, CRASH); game 3, CRASH: "
+                      "ZeroDivisionError: division by zero (b.py, line 4: 1 / 0)")
+    assert rule.is_out("b") and not rule.is_out("a")
+    (absent,) = rule.absent(("b", "a")).values()
+    assert (absent.seat, absent.code) == (0, FaultCode.DISQUALIFIED) and "after game 5" in absent.detail
+    assert rule.absent(("a", "c")) == {}
+
+
+# What the sandbox reports for a bot file that cannot be imported (an INIT_FAIL at its start).
+SYNTAX_ERROR = ('invalid: Traceback (most recent call last):\n'
+                '  File "/tmp/arena-sandbox-1-x/rt/arena_host.py", line 494, in _run_bot\n'
+                '  File "/bot/broken.py", line 2\n    def act(self obs):\n                 ^^^\n'
+                'SyntaxError: invalid syntax')
+
+
+def test_the_reason_quotes_the_first_fault_in_its_own_words() -> None:
+    rule = Discipline()
+    for gid in range(3):
+        fault = Fault(0, "broken", FaultCode.INIT_FAIL, SYNTAX_ERROR if gid == 0 else "later")
+        newly = rule.apply(GameRecord(gid, gid, ("broken", "a"), 1, ((1,), (0,)), 1,
+                                      OutcomeReason.EMPTIED, 3, 0.0, (fault,)))
+    assert newly["broken"].endswith("; game 0, INIT_FAIL: SyntaxError: invalid syntax "
+                                    "(broken.py, line 2: def act(self obs):)")
+
+
+def test_a_total_limit_counts_every_faulty_game_and_none_never_disqualifies() -> None:
+    total = Discipline(FaultLimit(in_a_row=None, total=3))
+    never = Discipline(FaultLimit(in_a_row=None, total=None))
+    for gid in range(40):
+        faulty = gid % 2 == 0
+        assert never.apply(_game(gid, faulty)) == {}
+        if gid < 4:
+            assert total.apply(_game(gid, faulty)) == {}
+    assert list(total.apply(_game(4, True))) == ["b"]
 
 
 KILL_SCRIPT = """

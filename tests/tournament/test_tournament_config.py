@@ -13,6 +13,7 @@ import pytest
 from arena.errors import ArenaError, ConfigError
 from arena.sandbox import Limits
 from arena.tournament.config import load_config, parse_config
+from arena.tournament.discipline import FaultLimit
 
 FULL = textwrap.dedent(
     """\
@@ -112,6 +113,10 @@ def test_the_documented_seats_message():
         ("bots: [a, b, c, d]\nformat: gauntlet", "candidates"),
         ("bots: [a, b, c, d]\nformat: gauntlet\ncandidates: [a]", "candidates"),
         ("bots: [a, b]\nformat: gauntlet\ncandidates: [x]", "seats"),
+        ("bots: [a, b, c, d]\nmax_faults: {in_a_row: 0}", "max_faults.in_a_row"),
+        ("bots: [a, b, c, d]\nmax_faults: {total: 2.5}", "max_faults.total"),
+        ("bots: [a, b, c, d]\nmax_faults: {total: yes}", "max_faults.total"),
+        ("bots: [a, b, c, d]\nmax_faults: 3", "max_faults"),
     ],
 )
 def test_each_error_names_file_and_key(text, key):
@@ -140,8 +145,10 @@ def test_a_limit_error_says_what_the_sandbox_takes():
      "demo.yaml: key 'limits.hook_tme': unknown key (did you mean 'hook_time'?)"),
     ("bots: [a, b, c, d]\nrouns: 3", "demo.yaml: key 'rouns': unknown key (did you mean 'rounds'?)"),
     ("bots: [a, b, c, d]\ncolour: red",
-     "demo.yaml: key 'colour': unknown key (known: bots, candidates, format, limits, name, rounds, "
-     "rules, seatings, seats, seed, workers)"),
+     "demo.yaml: key 'colour': unknown key (known: bots, candidates, format, limits, max_faults, "
+     "name, rounds, rules, seatings, seats, seed, workers)"),
+    ("bots: [a, b, c, d]\nmax_faults: {in_row: 3}",
+     "demo.yaml: key 'max_faults.in_row': unknown key (did you mean 'in_a_row'?)"),
 ])
 def test_an_unknown_key_is_named_with_the_closest_known_one(text, message):
     with pytest.raises(ConfigError) as err:
@@ -179,6 +186,26 @@ def test_the_shipped_demo_keeps_its_stored_identity():
 def test_a_new_limit_changes_the_identity_once_written(limit):
     plain = parse("bots: [a, b, c, d]")
     assert parse(f"bots: [a, b, c, d]\nlimits: {{{limit}}}").config_hash != plain.config_hash
+
+
+def test_max_faults_defaults_to_three_in_a_row_and_takes_null_for_no_limit():
+    assert parse("bots: [a, b, c, d]").max_faults == FaultLimit(in_a_row=3, total=None)
+    config = parse("bots: [a, b, c, d]\nmax_faults: {in_a_row: null, total: 10}")
+    assert config.max_faults == FaultLimit(in_a_row=None, total=10)
+    with pytest.raises(ConfigError) as err:
+        parse("bots: [a, b, c, d]\nmax_faults: {in_a_row: -1}")
+    assert str(err.value) == ("demo.yaml: key 'max_faults.in_a_row': expected an integer >= 1, "
+                              "or null for no limit, got -1")
+
+
+def test_max_faults_joins_the_identity_only_when_it_changes_the_rule():
+    def identity(text: str) -> str:
+        return parse_config(f"bots: [a, b, c, d]\n{text}", source="t.yaml", default_name="t").config_hash
+
+    plain = STORED_IDENTITIES["bots: [a, b, c, d]\n"]
+    assert identity("max_faults: {in_a_row: 3, total: null}") == identity("") == plain
+    assert identity("max_faults: {in_a_row: 4}") != plain
+    assert identity("max_faults: {total: 50}") != plain
 
 
 def test_missing_bots_is_named():

@@ -1,4 +1,4 @@
-"""TrueSkill ratings: schedule order, order independence, ties, faulty bots ranked last."""
+"""TrueSkill ratings: schedule order, order independence, ties; a fault costs only its game."""
 
 from __future__ import annotations
 
@@ -108,24 +108,29 @@ def test_tied_bots_from_equal_ratings_stay_equal_and_pass_equal_ranks():
     assert (a.mu, d.mu) == (expected[0][0].mu, expected[3][0].mu)
 
 
-def test_a_faulty_bot_ranks_below_every_clean_bot_even_with_a_better_score():
+def test_a_fault_costs_its_game_and_nothing_more():
+    """Two faults in 60 games (each placing the bot last) leave the best bot first: the ratings
+    weigh them like any other lost game."""
     records = []
-    for gid in range(30):
+    for gid in range(60):
         table = ("star", "x", "y", "z")
-        faults = (Fault(0, "star", FaultCode.TIMEOUT, "slow"),) if gid == 7 else ()
+        faults = (Fault(0, "star", FaultCode.TIMEOUT, "slow"),) if gid in (7, 41) else ()
         places = ((1, 2, 3), (0,)) if faults else ((0,), (1,), (2,), (3,))
         records.append(g(gid, table, places, winner=None if faults else 0, faults=faults))
     rankings = rank_games("t", records)
-    star = next(s for s in rankings.standings if s.bot == "star")
-    assert star.score > max(s.score for s in rankings.standings if s.bot != "star")
-    assert rankings.bots[-1] == "star" and star.stats.faults == 1 and not star.clean
+    star = rankings.standings[0]
+    assert star.bot == "star" and star.score > max(s.score for s in rankings.standings[1:])
+    assert star.stats.faults == 2 and star.fault_rate == pytest.approx(2 / 60) and not star.clean
+    assert rankings.standings[1].fault_rate == 0.0
 
 
-def test_a_disqualified_bot_ranks_below_clean_bots_and_is_flagged():
+def test_a_disqualified_bot_is_flagged_and_ranked_by_its_rating():
     records = play_synthetic(CONFIG, SKILLS, seed=7)
     rankings = rank_games("t", records, disqualified=["ace"])
-    assert rankings.bots[-1] == "ace" and rankings.standings[-1].disqualified
+    assert rankings.bots[0] == "ace" and rankings.standings[0].disqualified
     assert [s.rank for s in rankings.standings] == list(range(1, 7))
+    scores = [s.score for s in rankings.standings]
+    assert scores == sorted(scores, reverse=True)
 
 
 def test_bots_without_games_appear_with_the_prior():
@@ -146,4 +151,4 @@ def test_rank_store_equals_ranking_the_records(tmp_path):
         from_store = rank_store(store)
     assert from_store.tournament_seed == CONFIG.seed == 9
     assert from_store == replace(rank_games("demo", records, disqualified=["fox"]), tournament_seed=9)
-    assert from_store.bots[-2:] in (("eve", "fox"), ("fox", "eve"))
+    assert from_store.standings[from_store.bots.index("fox")].disqualified

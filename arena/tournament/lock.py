@@ -1,0 +1,58 @@
+"""One run per tournament at a time: a lock file beside the results store.
+
+A run holds an exclusive ``fcntl.flock`` on ``<results>/<name>.lock`` from before it reads the
+store until it returns, and writes its pid there. A second run of the same tournament (the same
+results name, in the same folder) finds the lock taken and stops at once with
+:class:`TournamentBusyError` ("tournament 'demo' is already being run by process 4242"),
+before it plays or stores anything; it never plays games the first one is playing too.
+
+The kernel releases the lock when the holder's file is closed, so however a run ends (a
+return, an error, Ctrl-C, ``kill -9``) the next one can start. Only the parent holds it: the
+descriptor is not inherited by the worker processes, which never write the store. The file
+itself stays (removing it would let a third run lock a new file while the second still holds
+the old one); readers such as ``arena rankings`` ignore it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from arena.tournament.errors import StoreError, StoreWriteError
+
+
+class TournamentBusyError(StoreError):
+    """Another process is running this tournament now."""
+
+
+def lock_path(name: str, results_dir: str | Path) -> Path:
+    """The lock file of tournament ``name``: ``<results_dir>/<name>.lock``."""
+    return Path(results_dir) / f"{name}.lock"
+
+
+@contextlib.contextmanager
+def run_lock(name: str, results_dir: str | Path) -> Iterator[Path]:
+    """Hold tournament ``name``'s lock while the block runs; raise
+    :class:`TournamentBusyError` at once if another process holds it."""
+    path = lock_path(name, results_dir)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise StoreWriteError(f"{path}: cannot open the tournament's lock: {exc.strerror or exc}") from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            by = f"process {holder}" if holder.isdigit() else "another process"
+            raise TournamentBusyError(f"tournament {name!r} is already being run by {by} "
+                                      f"(lock {path}); wait for it to end or stop it") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield path
+    finally:
+        os.close(fd)  # releases the lock

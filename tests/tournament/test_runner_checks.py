@@ -1,0 +1,53 @@
+"""The checks before the first game: every bot loads, holds its contract and answers a legal
+move, or the run stops at once with the bot's own error on one line; the check runs in game
+processes of its own, so the games that follow are the same with it or without."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.tournament.replay import open_results
+from arena.tournament.runner import run_tournament
+
+BOTS = Path(__file__).resolve().parent / "bots"
+BROKEN = "class Bot:\n    def act(self obs):\n        return obs.legal_actions()[0]\n"
+
+
+def arena(home: Path, *args: str):
+    env = {"ARENA_SLOT_BASE": str(random.randrange(5000, 30000, 50)), "COLUMNS": "200"}
+    return CliRunner().invoke(app, [*args, "--home", str(home)], env=env)
+
+
+def test_a_bot_with_a_syntax_error_is_refused_naming_the_bot_the_file_and_the_line(
+        tmp_path: Path) -> None:
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "broken.py").write_text(BROKEN)
+    (tmp_path / "cup.yaml").write_text("name: cup\nseats: 2\nseed: 1\n"
+                                       "bots: [random, greedy, bots/broken.py]\n")
+    result = arena(tmp_path, "run", str(tmp_path / "cup.yaml"))
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line == (f"error: bot refused before the first game, nothing was played: 'broken' "
+                    f"({tmp_path / 'bots' / 'broken.py'}): syntax error at line 2: invalid "
+                    "syntax: def act(self obs):")
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "results" / "cup.sqlite").exists()  # refused before the store
+
+
+def test_the_check_leaves_the_games_as_they_are(tmp_path: Path) -> None:
+    config = tmp_path / "same.yaml"
+    config.write_text(f"name: same\nseats: 2\nrounds: 2\nseed: 4\n"
+                      f"bots: [random, {BOTS / 'first_legal.py'}, {BOTS / 'remembers.py'}]\n")
+    games = []
+    for check in (True, False):
+        report = run_tournament(config, tmp_path / str(check), workers=2, check=check)
+        assert report.complete and report.disqualified == {}
+        with open_results(tmp_path / str(check), "same") as store:
+            records = list(store.games())
+        assert [f for g in records for f in g.faults] == []  # nothing of an earlier game seen
+        games.append([{**g.to_dict(), "duration_s": None} for g in records])
+    assert games[0] == games[1]
