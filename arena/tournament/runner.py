@@ -515,7 +515,6 @@ class _Run:
         self.store.add_game(record)
         self.played += 1  # counted once stored: a result still waiting for an earlier game may be lost
         self.done.add(record.game_id)
-        self.played += 1
         self._count(record)
         self._notify(force=True)
 
