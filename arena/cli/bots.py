@@ -28,7 +28,6 @@ from arena.errors import ConfigError
 from arena.sandbox import BotSpec, Limits
 from arena.sandbox.spec import is_command
 from arena.services.submit import accept, accept_command, check_clash, new_bot as write_new_bot, validate
-from arena.sandbox.workspace import Workspace
 from arena.tournament.sprt import MODELS, Model, Sprt
 
 DUEL_GAMES = 200          # a duel's games without --sprt
@@ -43,7 +42,7 @@ def duel(
     games: Optional[int] = typer.Option(None, "--games", min=1, show_default=False,
                                         help=f"Games to play (deals x seat rotations; default {DUEL_GAMES}); "
                                              f"with --sprt the most to play (default {SPRT_BUDGET:,})."),
-    seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
+    seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's; 2 with --sprt)."),
     sprt: Optional[Tuple[float, float]] = typer.Option(
         None, "--sprt", metavar="ELO0 ELO1", show_default=False,
         help="Stop once the SPRT of ELO1 against ELO0 decides (two bots at two seats)."),
@@ -65,7 +64,9 @@ def duel(
     rule_set = load_rules(rules_name)
     test = _sprt(sprt, alpha, beta, model)
     if test is not None:
-        check_sprt(len(specs), seats or rule_set.seats_default)
+        seats = seats or 2   # the pentanomial model pairs two seats' games
+        check_sprt(len(specs), seats)
+        rule_set.check_seats(seats)
     budget = games or (SPRT_BUDGET if test is not None else DUEL_GAMES)
     chosen_seed = announce_seed(seed)
     out = console()

@@ -29,14 +29,13 @@ from arena.tournament.sprt import Estimate, Pentanomial, Sprt, Verdict
 
 @dataclass(frozen=True)
 class SprtOutcome:
-    """Where an SPRT stands: its LLR after ``games`` games (``pairs`` deal pairs) and its
-    verdict, ``None`` while no bound is crossed."""
+    """Where an SPRT stands: its LLR after ``games`` games and its verdict, ``None`` while no
+    bound is crossed."""
 
     sprt: Sprt
     llr: float
     verdict: Verdict | None
     games: int
-    pairs: int
 
 
 def check_sprt(bots: int, seats: int) -> None:
@@ -118,8 +117,7 @@ class DuelScores:
         self.deals += 1
         if self.sprt is not None and self.pairs is not None:
             llr = self.sprt.llr(self.pairs)
-            self._outcome = SprtOutcome(self.sprt, llr, self.sprt.verdict(llr), self.games,
-                                        self.pairs.pairs)
+            self._outcome = SprtOutcome(self.sprt, llr, self.sprt.verdict(llr), self.games)
 
     def estimate(self, bot: str) -> Estimate | None:
         """``bot``'s score against the field over the complete deals (``None`` before one)."""
@@ -131,7 +129,7 @@ class DuelScores:
         if self.sprt is None:
             return None
         if self._outcome is None:
-            return SprtOutcome(self.sprt, 0.0, None, self.games, 0)
+            return SprtOutcome(self.sprt, 0.0, None, self.games)
         return self._outcome
 
 

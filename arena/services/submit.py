@@ -28,7 +28,6 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace as replaced
 from importlib import resources
 from pathlib import Path

@@ -76,13 +76,6 @@ class Estimate:
     score: float
     variance: float
 
-    @classmethod
-    def of(cls, scores: Sequence[float], games_per_unit: int) -> Estimate:
-        """The estimate from each unit's mean score."""
-        count = len(scores)
-        mean = sum(scores) / count
-        return cls(count, games_per_unit, mean, sum((s - mean) ** 2 for s in scores) / count)
-
     @property
     def stderr(self) -> float:
         """The standard error of :attr:`score`."""

@@ -32,8 +32,8 @@ def test_a_duel_reports_the_score_elo_and_los_of_two_bots(tmp_path):
     assert "ETA" not in result.output   # not a terminal: no progress line
 
 
-def test_an_sprt_duel_stops_when_h1_is_accepted(tmp_path):
-    result = arena("duel", "greedy", "random", "--seats", "2", "--sprt", "0", "50", "--games", "2000",
+def test_an_sprt_duel_stops_when_h1_is_accepted_and_plays_two_seats_unless_told(tmp_path):
+    result = arena("duel", "greedy", "random", "--sprt", "0", "50", "--games", "2000",
                    "--seed", "1", "--workers", "1", "--home", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert "switch: 84 games, 2 seats" in result.output

@@ -50,7 +50,7 @@ def test_two_bots_get_their_score_elo_los_and_pairs() -> None:
     (None, 1.2, "no decision within 2,000 games"),
 ])
 def test_the_sprt_says_what_it_decided_and_where_the_llr_stands(verdict, llr, words) -> None:
-    outcome = SprtOutcome(Sprt(0, 50), llr, verdict, 84, 42)
+    outcome = SprtOutcome(Sprt(0, 50), llr, verdict, 84)
     lines = drawn(head_to_head(outcome))
     assert f"SPRT nElo 0 vs 50, alpha 0.05, beta 0.05: {words}" in lines
     assert f"  LLR {llr:.2f}, bounds [-2.94, 2.94]" in lines
@@ -90,7 +90,7 @@ def test_a_faulty_bot_shows_its_first_fault_and_the_end_of_its_output_made_inert
 
 
 def progress(first: str = "greedy", sprt: bool = True) -> DuelProgress:
-    outcome = SprtOutcome(Sprt(0, 50), 1.83, None, 1200, 600) if sprt else None
+    outcome = SprtOutcome(Sprt(0, 50), 1.83, None, 1200) if sprt else None
     return DuelProgress(1200, 20000, 3.2, first, Pentanomial((60, 0, 300, 0, 240)).estimate(), outcome)
 
 

@@ -49,7 +49,6 @@ def test_a_winning_record_has_its_los_from_the_normal_tail() -> None:
     assert estimate.stderr == pytest.approx(0.05)
     assert estimate.los == pytest.approx(0.97725, abs=1e-5)
     assert estimate.interval == pytest.approx((0.6 - 0.098, 0.6 + 0.098), abs=1e-3)
-    assert Estimate.of([0.5, 1.0, 0.5, 0.0], 2) == Estimate(4, 2, 0.5, 0.125)
 
 
 def test_even_pairs_every_time_leave_no_doubt_and_no_nelo() -> None:
