@@ -3,44 +3,111 @@
 Each works on a workspace (``--home DIR``, else ``$ARENA_HOME``, else the current directory;
 see :mod:`arena.sandbox.workspace`). The logic lives in :mod:`arena.services.duel` and :mod:`arena.services.submit`.
 ``duel`` and ``submit`` deal from a fresh secret seed unless ``--seed N`` is given, and print
-the seed first, so that any run can be repeated exactly.
+the seed first, so that any run can be repeated exactly. Both take a program in any language
+as ``cmd:COMMAND`` (``"cmd:python3 bots/examples/first_legal_cmd.py"``) where a bot is named.
 """
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import typer
+from rich.console import RenderableType
+from rich.live import Live
+from rich.markup import escape
 
 from arena.cli.app import app, console, handles_errors
 from arena.cli.options import announce_seed, home_option, seed_option, trusted_option, workspace_of
-from arena.services.duel import duel as run_duel
-from arena.cli.render import render_bots, render_duel, render_validation
+from arena.services.duel import DuelProgress, duel as run_duel
+from arena.services.duelstats import check_sprt
+from arena.cli.render import duel_progress_view, render_bots, render_duel, render_validation
 from arena.engine.rules import DEFAULT_PRESET, load_rules
-from arena.sandbox import Limits
-from arena.services.submit import accept, check_clash, new_bot as write_new_bot, validate
-from arena.sandbox.workspace import Workspace
+from arena.errors import ConfigError
+from arena.sandbox import BotSpec, Limits
+from arena.sandbox.spec import is_command
+from arena.services.submit import accept, accept_command, check_clash, new_bot as write_new_bot, validate
+from arena.tournament.sprt import MODELS, Model, Sprt
+
+DUEL_GAMES = 200          # a duel's games without --sprt
+SPRT_BUDGET = 20_000      # the most games an SPRT plays unless --games says otherwise
+
 
 @app.command()
 @handles_errors
 def duel(
-    bots: List[str] = typer.Argument(..., help="Two or more bots: built-in or registered names, or files."),
+    bots: List[str] = typer.Argument(..., help="Two or more bots: built-in or registered names, files, or cmd:COMMAND."),
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="A preset name or a rule-set file."),
-    games: int = typer.Option(200, "--games", min=1, help="Games to play (deals x seat rotations)."),
-    seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
+    games: Optional[int] = typer.Option(None, "--games", min=1, show_default=False,
+                                        help=f"Games to play (deals x seat rotations; default {DUEL_GAMES}); "
+                                             f"with --sprt the most to play (default {SPRT_BUDGET:,})."),
+    seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's; 2 with --sprt)."),
+    sprt: Optional[Tuple[float, float]] = typer.Option(
+        None, "--sprt", metavar="ELO0 ELO1", show_default=False,
+        help="Stop once the SPRT of ELO1 against ELO0 decides (two bots at two seats)."),
+    alpha: Optional[float] = typer.Option(None, "--alpha", show_default=False,
+                                          help="The SPRT's chance of accepting ELO1 wrongly (default 0.05)."),
+    beta: Optional[float] = typer.Option(None, "--beta", show_default=False,
+                                         help="The SPRT's chance of accepting ELO0 wrongly (default 0.05)."),
+    model: str = typer.Option("normalized", "--sprt-model",
+                              help=f"The Elo of ELO0 and ELO1: {' or '.join(MODELS)}."),
     seed: Optional[int] = seed_option(),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: CPUs)."),
     trusted: bool = trusted_option(),
     home: Optional[Path] = home_option(),
 ) -> None:
-    """Play seeded games between bots, seats rotated over the same deals, and show win rates."""
+    """Play seeded games between bots, seats rotated over the same deals: win rates, scores with
+    95% intervals, Elo and LOS, and an optional SPRT."""
     workspace = workspace_of(home)
     specs = [workspace.resolve_bot(b) for b in bots]
     rule_set = load_rules(rules_name)
-    result = run_duel(specs, rule_set, games, seats, seed=announce_seed(seed), workers=workers,
-                      trusted=trusted)
-    render_duel(console(), result)
+    test = _sprt(sprt, alpha, beta, model)
+    if test is not None:
+        seats = seats or 2   # the pentanomial model pairs two seats' games
+        check_sprt(len(specs), seats)
+        rule_set.check_seats(seats)
+    budget = games or (SPRT_BUDGET if test is not None else DUEL_GAMES)
+    chosen_seed = announce_seed(seed)
+    out = console()
+    display = _DuelDisplay()
+    if out.is_terminal:
+        with Live(get_renderable=display.view, console=out, refresh_per_second=8, transient=True):
+            result = run_duel(specs, rule_set, budget, seats, seed=chosen_seed, workers=workers,
+                              trusted=trusted, sprt=test, progress=display.update)
+    else:
+        result = run_duel(specs, rule_set, budget, seats, seed=chosen_seed, workers=workers,
+                          trusted=trusted, sprt=test)
+    render_duel(out, result)
+
+
+def _sprt(bounds: tuple[float, float] | None, alpha: float | None, beta: float | None,
+          model: str) -> Sprt | None:
+    """The test ``--sprt`` asks for; ``--alpha`` and ``--beta`` mean nothing without it."""
+    if bounds is None:
+        if alpha is not None or beta is not None:
+            raise ConfigError("--alpha and --beta set an SPRT's error rates: give --sprt ELO0 ELO1 too")
+        return None
+    if model not in MODELS:
+        raise ConfigError(f"--sprt-model: expected {' or '.join(MODELS)}, not {model!r}")
+    chosen: Model = "normalized" if model == "normalized" else "logistic"
+    return Sprt(bounds[0], bounds[1], 0.05 if alpha is None else alpha,
+                0.05 if beta is None else beta, chosen)
+
+
+class _DuelDisplay:
+    """Keeps the duel's latest progress for the live line."""
+
+    def __init__(self) -> None:
+        self.latest: DuelProgress | None = None
+
+    def update(self, progress: DuelProgress) -> None:
+        """The duel's progress callback."""
+        self.latest = progress
+
+    def view(self) -> RenderableType:
+        """The live line's current content."""
+        return duel_progress_view(self.latest)
 
 
 @app.command("new-bot")
@@ -57,7 +124,7 @@ def new_bot(
 @app.command()
 @handles_errors
 def submit(
-    path: Path = typer.Argument(..., help="The bot's Python file."),
+    bot: str = typer.Argument(..., metavar="PATH", help="The bot's Python file, or cmd:COMMAND for a program in any language."),
     name: Optional[str] = typer.Option(None, "--name", help="Register under this name (default: the file's stem)."),
     replace: bool = typer.Option(False, "--replace", help="Replace a bot already registered under the name."),
     class_name: str = typer.Option("Bot", "--class", help="The bot's class."),
@@ -69,17 +136,24 @@ def submit(
 ) -> None:
     """Validate a bot in the sandbox, then copy it into bots/ and register it (exit 1 if rejected)."""
     workspace = workspace_of(home)
-    bot_name = name or path.stem
-    check_clash(workspace, bot_name, path, replace)  # fail fast, before any game
+    command = BotSpec.parse(bot, Path.cwd()) if is_command(bot) else None
+    path = Path(bot)
+    bot_name = name or (command.name if command is not None else path.stem)
+    check_clash(workspace, bot_name, None if command else path, replace)  # fail fast, before any game
     rules, limits = load_rules(rules_name), Limits(init_time=init_time)
-    report = validate(path, class_name, rules, limits, workspace, seed=announce_seed(seed),
-                      trusted=trusted)
+    report = validate(command or path, class_name, rules, limits, workspace,
+                      seed=announce_seed(seed), trusted=trusted)
     render_validation(console(), report)
     if not report.passed:
         raise typer.Exit(1)
-    entry = accept(workspace, path, bot_name, replace, class_name, report.content)
-    console().print(f"accepted [bold]{entry.name}[/] as {workspace.bots_dir / entry.file} "
-                    f"(sha256 {entry.sha256[:12]})")
+    if command is not None:
+        entry = accept_command(workspace, report, bot_name, replace)
+        where = f"{workspace.bots_dir / entry.file}/ running {shlex.join(entry.command or ())}"
+    else:
+        entry = accept(workspace, path, bot_name, replace, class_name, report.content)
+        where = str(workspace.bots_dir / entry.file)
+    console().print(f"accepted [bold]{entry.name}[/] as {escape(where)} (sha256 {entry.sha256[:12]})",
+                    highlight=False, soft_wrap=True)
 
 
 @app.command("bots")

@@ -28,12 +28,14 @@ from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
 from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
-from arena.services.duel import DuelResult
+from arena.services.duel import DuelProgress, DuelResult
+from arena.services.duelstats import SprtOutcome
 from arena.services.submit import ValidationReport
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import GameRecord
 from arena.tournament.replay import Effect, EffectKind, Step
 from arena.tournament.runner import Progress, RunReport
+from arena.tournament.sprt import Estimate
 from arena.tournament.stats import BotStats
 
 SUIT_STYLE = {"C": "bold", "S": "bold", "D": "red", "H": "red"}
@@ -483,16 +485,135 @@ def render_validation(out: Console, report: ValidationReport) -> None:
 
 
 def render_duel(console: Console, result: DuelResult) -> None:
-    """The duel's table: games, wins, win rate against par, faults."""
-    table = Table(title=f"{result.rules}: {result.games} games, {result.seats} seats, "
-                        f"{result.draws} drawn")
+    """The duel's table (games, wins, win rate against par, faults), then the scores: two bots
+    head to head (score, Elo, LOS, the pentanomial pairs and the SPRT), more bots each against
+    the field; then each faulty bot's first fault with the last lines of its output."""
+    title = f"{result.rules}: {result.games} games, {result.seats} seats, {result.draws} drawn"
+    table = Table(title=title)
     for column in ("bot", "seats", "games", "wins", "win rate", "par", "faults"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for tally in result.tallies:
         faults = ", ".join(f"{code} {n}" for code, n in sorted(tally.faults.items())) or "-"
-        table.add_row(tally.name, str(tally.seats), str(tally.games), str(tally.wins),
+        table.add_row(Text(tally.name), str(tally.seats), str(tally.games), str(tally.wins),
                       f"{tally.win_rate:.1%}", f"{result.par(tally):.1%}", faults)
     console.print(table)
+    if not result.deals:
+        console.print("no deal was played in every seating: no score (play more games)")
+    elif len(result.tallies) == 2:
+        _render_head_to_head_score(console, result)
+    else:
+        console.print(_field_scores_table(result))
+    if result.sprt is not None:
+        for line in sprt_lines(result.sprt, result.budget):
+            console.print(line)
+    _render_duel_faults(console, result)
+
+
+def _render_head_to_head_score(console: Console, result: DuelResult) -> None:
+    """The first bot's score against the second, with its Elo difference and LOS."""
+    first, second = result.tallies
+    estimate = first.score
+    assert estimate is not None
+    units = _count(result.deals, "deal pair" if result.pairs is not None else "deal")
+    low, high = estimate.interval
+    console.print(f"[bold]{escape(first.name)}[/] vs [bold]{escape(second.name)}[/] over {units}: "
+                  f"score {estimate.score:.3f} [{low:.3f}, {high:.3f}]")
+    nelo = "" if estimate.nelo is None else f"   nElo {_nelo_text(estimate)}"
+    console.print(f"  Elo {_elo_text(estimate.elo, estimate.elo_interval)}{nelo}   "
+                  f"LOS {estimate.los:.1%}")
+    if result.pairs is not None:
+        counts = "  ".join(f"{label}: {n}" for label, n in zip(PAIR_LABELS, result.pairs.counts))
+        console.print(f"  pairs by points  {counts}")
+
+
+PAIR_LABELS = ("0", "½", "1", "1½", "2")
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 deal``, ``2 deals``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _field_scores_table(result: DuelResult) -> Table:
+    """Each bot's score against the field: 0.5 is a bot no better than the others."""
+    table = Table(title=f"score against the field, over {_count(result.deals, 'deal')}",
+                  title_justify="left")
+    for column in ("bot", "score [95%]", "Elo [95%]", "LOS"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for tally in result.tallies:
+        estimate = tally.score
+        assert estimate is not None
+        low, high = estimate.interval
+        table.add_row(Text(tally.name), f"{estimate.score:.3f} [{low:.3f}, {high:.3f}]",
+                      _elo_text(estimate.elo, estimate.elo_interval), f"{estimate.los:.1%}")
+    return table
+
+
+def _elo_text(elo: float, interval: tuple[float, float]) -> str:
+    return f"{elo:+.1f} [{interval[0]:+.1f}, {interval[1]:+.1f}]"
+
+
+def _nelo_text(estimate: Estimate) -> str:
+    assert estimate.nelo is not None and estimate.nelo_interval is not None
+    return _elo_text(estimate.nelo, estimate.nelo_interval)
+
+
+def sprt_lines(outcome: SprtOutcome, budget: int) -> list[str]:
+    """The test and its verdict (or that the budget ran out), then its LLR and bounds."""
+    test = outcome.sprt
+    unit = "nElo" if test.model == "normalized" else "Elo"
+    head = f"SPRT {unit} {test.elo0:g} vs {test.elo1:g}, alpha {test.alpha:g}, beta {test.beta:g}: "
+    if outcome.verdict == "H1":
+        verdict = f"[bold green]H1 accepted[/] ({test.elo1:g}) after {outcome.games:,} games"
+    elif outcome.verdict == "H0":
+        verdict = f"[bold red]H0 accepted[/] ({test.elo0:g}) after {outcome.games:,} games"
+    else:
+        verdict = f"[yellow]no decision[/] within {budget:,} games"
+    return [head + verdict,
+            f"  LLR {outcome.llr:.2f}, bounds [{test.lower:.2f}, {test.upper:.2f}]"]
+
+
+def _render_duel_faults(console: Console, result: DuelResult) -> None:
+    """Per faulty bot: how many faults, the first one's detail and the end of the bot's output
+    (a command bot's stderr, a Python bot's prints and traceback)."""
+    shown: set[str] = set()
+    for fault in result.faults:
+        if fault.bot in shown:
+            continue
+        shown.add(fault.bot)
+        count = sum(1 for f in result.faults if f.bot == fault.bot)
+        console.print(f"[bold yellow]{escape(fault.bot)}[/] faulted {_count(count, 'time')}; "
+                      f"the first, seat {fault.seat}: {fault.code.name}", highlight=False)
+        console.print(Text(f"  {inert(fault.detail)}"), soft_wrap=True)
+        tail = fault.log_tail.strip().splitlines()[-DUEL_TAIL_LINES:]
+        if tail and "\n".join(tail) not in fault.detail:
+            console.print(Text(f"  last lines of {fault.bot}'s output:"))
+            for line in tail:
+                console.print(Text(f"  | {inert(line)}"), soft_wrap=True)
+
+
+DUEL_TAIL_LINES = 5
+
+
+def duel_progress_view(progress: DuelProgress | None, bar_width: int = 10) -> RenderableType:
+    """One line for a running duel: a bar, games of the budget, games/s, ETA, the SPRT's LLR and
+    the bound it heads for, then the first bot's score and Elo so far. It never wraps: in a
+    narrow terminal its end is cut."""
+    if progress is None:
+        return Text("starting the workers...")
+    bar = ProgressBar(total=max(progress.budget, 1), completed=progress.games, width=bar_width)
+    text = (f" {progress.games:,}/{progress.budget:,} {progress.games_per_s:.0f}/s "
+            f"ETA {format_duration(progress.eta_s)}")
+    if progress.sprt is not None:
+        test, llr = progress.sprt.sprt, progress.sprt.llr
+        text += f"  LLR {llr:.2f}/{test.upper if llr >= 0 else test.lower:.2f}"
+    if progress.score is not None:
+        text += f"  {progress.first} {progress.score.score:.3f} Elo {progress.score.elo:+.0f}"
+    line = Table.grid()
+    line.add_column(width=bar_width, no_wrap=True)
+    line.add_column(no_wrap=True, overflow="ellipsis")
+    line.add_row(bar, Text(text))
+    return line
 
 
 # -- tournaments: rankings, crosstable, games ------------------------------------------------

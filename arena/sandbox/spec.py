@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from arena.errors import ConfigError
 
 _SPEC_KEYS = frozenset({"name", "path", "class", "cmd", "command"})
+CMD_PREFIX = "cmd:"   # a command line written where a bot is named: "cmd:python3 bot.py"
 
 
 @dataclass(frozen=True)
@@ -35,16 +36,31 @@ class BotSpec:
             raise ConfigError(f"bot {self.name!r}: class {self.class_name!r} is not a name")
 
     @staticmethod
-    def parse(text_or_mapping: str | Mapping[str, Any], base_dir: Path) -> "BotSpec":
-        """Read ``"bots/x.py"``, ``"bots/x.py:MyBot"`` or ``{name:, cmd: [...]}`` / ``{path:}``.
+    def parse(text_or_mapping: str | Mapping[str, Any], base_dir: Path, *more_dirs: Path) -> "BotSpec":
+        """Read ``"bots/x.py"``, ``"bots/x.py:MyBot"``, ``"cmd:python3 bots/x.py"`` or a mapping
+        ``{name:, cmd: [...]}`` / ``{name:, path:}``.
 
-        Raises :class:`arena.errors.ConfigError` naming the input when it cannot be used.
+        A file is looked for under ``base_dir``; an argument of a command that names a file under
+        ``base_dir``, else under the first of ``more_dirs`` that holds it, is made absolute (the
+        command runs elsewhere). A ``cmd:`` bot is named after the first file its command names
+        (``first_legal_cmd``), else after its program. Raises :class:`arena.errors.ConfigError`
+        naming the input when it cannot be used.
         """
+        dirs = [Path(base_dir), *map(Path, more_dirs)]
         if isinstance(text_or_mapping, str):
-            return _parse_text(text_or_mapping, Path(base_dir))
+            if text_or_mapping.strip().startswith(CMD_PREFIX):
+                return _parse_cmd_text(text_or_mapping.strip(), dirs)
+            return _parse_text(text_or_mapping, dirs[0])
         if isinstance(text_or_mapping, Mapping):
-            return _parse_mapping(text_or_mapping, Path(base_dir))
+            return _parse_mapping(text_or_mapping, dirs)
         raise ConfigError(f"a bot is a 'file.py[:Class]' text or a mapping, not {text_or_mapping!r}")
+
+
+def is_command(entry: str | Mapping[str, Any]) -> bool:
+    """True for an entry that names a command bot (``cmd:...`` or a mapping with ``cmd``)."""
+    if isinstance(entry, str):
+        return entry.strip().startswith(CMD_PREFIX)
+    return isinstance(entry, Mapping) and ("cmd" in entry or "command" in entry)
 
 
 def _parse_text(text: str, base_dir: Path, name: str | None = None) -> BotSpec:
@@ -54,7 +70,8 @@ def _parse_text(text: str, base_dir: Path, name: str | None = None) -> BotSpec:
     if sep and tail.isidentifier():
         file_part, class_name = head, tail
     if not file_part.endswith(".py"):
-        raise ConfigError(f"bot {text!r}: expected a Python file 'name.py' or 'name.py:Class'")
+        raise ConfigError(f"bot {text!r}: expected a Python file 'name.py' or 'name.py:Class' "
+                          f"(a program in another language: '{CMD_PREFIX}{text.strip()}')")
     path = (base_dir / file_part).resolve()
     if not path.is_file():
         raise ConfigError(f"bot {text!r}: no such file {str(path)!r}")
@@ -62,7 +79,23 @@ def _parse_text(text: str, base_dir: Path, name: str | None = None) -> BotSpec:
     return BotSpec(name=name or default, path=path, class_name=class_name)
 
 
-def _parse_mapping(data: Mapping[str, Any], base_dir: Path) -> BotSpec:
+def _parse_cmd_text(text: str, dirs: list[Path]) -> BotSpec:
+    """``cmd:COMMAND``: the command split as a shell would, named after its first file."""
+    line = text[len(CMD_PREFIX):]
+    try:
+        argv = shlex.split(line)
+    except ValueError as error:
+        raise ConfigError(f"bot {text!r}: cannot split the command: {error}") from None
+    if not argv:
+        raise ConfigError(f"bot {text!r}: the command is empty (write {CMD_PREFIX}PROGRAM ARGS...)")
+    command = _parse_command(argv, dirs, text)
+    files = [Path(arg) for arg in command if Path(arg).is_absolute() and Path(arg).is_file()]
+    program = Path(command[0]).name
+    name = next((f.stem for f in files if f.name != program), Path(command[0]).stem)
+    return BotSpec(name=name, command=command)
+
+
+def _parse_mapping(data: Mapping[str, Any], dirs: list[Path]) -> BotSpec:
     """``{name:, path: "x.py[:Class]", class:}`` or ``{name:, cmd: [argv...] | "a b c"}``."""
     unknown = set(data) - _SPEC_KEYS
     if unknown:
@@ -77,25 +110,31 @@ def _parse_mapping(data: Mapping[str, Any], base_dir: Path) -> BotSpec:
         text = str(data["path"])
         if "class" in data:
             text = f"{text}:{data['class']}"
-        return _parse_text(text, base_dir, name)
+        return _parse_text(text, dirs[0], name)
     if not name:
         raise ConfigError(f"bot {dict(data)!r}: a command bot needs a 'name'")
-    return BotSpec(name=name, command=_parse_command(cmd, base_dir, name))
+    return BotSpec(name=name, command=_parse_command(cmd, dirs, name))
 
 
-def _parse_command(cmd: Any, base_dir: Path, name: str) -> tuple[str, ...]:
-    """Split a command and make arguments that name files under ``base_dir`` absolute."""
+def _parse_command(cmd: Any, dirs: list[Path], name: str) -> tuple[str, ...]:
+    """Split a command and make arguments that name files under one of ``dirs`` absolute."""
     argv = shlex.split(cmd) if isinstance(cmd, str) else cmd
     if not isinstance(argv, (list, tuple)) or not argv or not all(isinstance(a, str) for a in argv):
         raise ConfigError(f"bot {name!r}: 'cmd' must be a non-empty list of texts, not {cmd!r}")
-    # Relative file arguments are relative to the tournament file, not to the bot's cwd
+    # Relative file arguments are relative to the file that named the bot, not to the bot's cwd
     # (which is its private folder), so they are made absolute here.
-    return tuple(str((base_dir / a).resolve()) if _is_relative_file(a, base_dir) else a for a in argv)
+    return tuple(_absolute(arg, dirs) for arg in argv)
 
 
-def _is_relative_file(arg: str, base_dir: Path) -> bool:
-    """True for an argument like ``bots/x.sh`` that names an existing file under ``base_dir``."""
-    return not arg.startswith(("-", "/")) and (base_dir / arg).is_file()
+def _absolute(arg: str, dirs: list[Path]) -> str:
+    """``arg`` made absolute when it names an existing file under one of ``dirs`` (the first
+    that holds it); any other argument (``-u``, ``python3``, an absolute path) as it is."""
+    if arg.startswith(("-", "/")):
+        return arg
+    for folder in dirs:
+        if (folder / arg).is_file():
+            return str((folder / arg).resolve())
+    return arg
 
 
 def _limit(default: float, low: float, *, above: bool = False) -> Any:

@@ -6,10 +6,13 @@ variable, else the current directory (:meth:`Workspace.locate`). Inside it:
 * ``bots/`` -- the user's bots; ``bots/registry.json`` records the accepted ones (``arena submit``);
 * ``tournaments/`` -- tournament files; ``results/`` -- their result stores.
 
-A bot is named by a path (``bots/x.py``, ``x.py:MyBot``), by a registered name, by the stem of a
-file in the workspace's ``bots/``, or by a built-in name (``random``, ``greedy``, ``heuristic``).
-:meth:`Workspace.resolve_bot` maps any of these to a :class:`~arena.sandbox.BotSpec`. A
-tournament is named by its file, or by a bare name (``demo``): a file of the workspace's
+A bot is named by a path (``bots/x.py``, ``x.py:MyBot``), by a command line in any language
+(``cmd:python3 bots/examples/first_legal_cmd.py``), by a registered name, by the stem of a file in
+the workspace's ``bots/``, or by a built-in name (``random``, ``greedy``, ``heuristic``), whose
+files ship in the repository's ``bots/`` folder. :meth:`Workspace.resolve_bot` maps any of these
+to a :class:`~arena.sandbox.BotSpec`; :meth:`Workspace.resolve_entry` resolves a tournament
+file's entry. A registered command bot keeps its files in ``bots/NAME/``.
+A tournament is named by its file, or by a bare name (``demo``): a file of the workspace's
 ``tournaments/``, else one shipped with the package (:meth:`Workspace.tournament_file`).
 
 The built-in bots and the demo tournament live in the repository's top-level ``bots/`` and
@@ -23,14 +26,16 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import arena
 from arena.digest import file_sha256
 from arena.errors import ConfigError
-from arena.sandbox.spec import BotSpec
+from arena.sandbox.spec import BotSpec, is_command
 from arena.settings import did_you_mean
 
 BUILTIN_BOTS = ("random", "greedy", "heuristic")
@@ -67,13 +72,34 @@ def check_name(name: str) -> str:
 
 @dataclass(frozen=True)
 class RegistryEntry:
-    """One accepted bot: its name, file (relative to ``bots/``), class, SHA-256 and date (UTC, ISO)."""
+    """One accepted bot: its name, file (relative to ``bots/``), class, SHA-256 and date (UTC, ISO).
+
+    A command bot's ``file`` is its folder (``NAME``), ``command`` its argv, whose file
+    arguments are relative to that folder, and ``sha256`` the hash of its command and files.
+    """
 
     name: str
     file: str
     sha256: str
     date: str
     class_name: str = "Bot"
+    command: tuple[str, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as ``registry.json`` holds it (a Python bot's without ``command``)."""
+        data = asdict(self)
+        if self.command is None:
+            del data["command"]
+        else:
+            data["command"] = list(self.command)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RegistryEntry:
+        """The entry :meth:`to_dict` wrote."""
+        command = data.get("command")
+        fields = {**data, "command": None if command is None else tuple(str(a) for a in command)}
+        return cls(**fields)
 
 
 class Registry:
@@ -88,7 +114,7 @@ class Registry:
             return {}
         try:
             data = json.loads(self.path.read_text())
-            return {e["name"]: RegistryEntry(**e) for e in data.get("bots", [])}
+            return {e["name"]: RegistryEntry.from_dict(e) for e in data.get("bots", [])}
         except (OSError, ValueError, TypeError, KeyError) as error:
             raise ConfigError(f"{self.path}: unreadable bot registry ({error})") from None
 
@@ -100,7 +126,7 @@ class Registry:
         """Record ``entry``, replacing any entry of the same name; written atomically."""
         entries = self.entries()
         entries[entry.name] = entry
-        data = {"bots": [asdict(entries[n]) for n in sorted(entries)]}
+        data = {"bots": [entries[n].to_dict() for n in sorted(entries)]}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(data, indent=2) + "\n")
@@ -109,8 +135,17 @@ class Registry:
     @staticmethod
     def new_entry(name: str, file: Path, class_name: str = "Bot") -> RegistryEntry:
         """An entry for ``file`` (already in ``bots/``) stamped with its hash and the time now."""
-        date = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-        return RegistryEntry(name, Path(file).name, file_sha256(file), date, class_name)
+        return RegistryEntry(name, Path(file).name, file_sha256(file), _now(), class_name)
+
+    @staticmethod
+    def new_command_entry(name: str, command: tuple[str, ...], sha256: str) -> RegistryEntry:
+        """An entry for a command bot whose files are in ``bots/NAME/``, stamped with the time now."""
+        return RegistryEntry(name, name, sha256, _now(), command=command)
+
+
+def _now() -> str:
+    """The time now, UTC, in ISO form to the second."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
 
 class Workspace:
@@ -139,9 +174,11 @@ class Workspace:
         :class:`ConfigError` naming the input and the known names when nothing matches.
         """
         text = name_or_path.strip()
-        if text.endswith(".py") or ".py:" in text or "/" in text:
+        if is_command(text) or text.endswith(".py") or ".py:" in text or "/" in text:
             return BotSpec.parse(text, base_dir or Path.cwd())
         entry = self.registry.get(text)
+        if entry is not None and entry.command is not None:
+            return self._command_spec(entry)
         if entry is not None:
             return self._spec(text, self.bots_dir / entry.file, entry.class_name)
         local = self.bots_dir / f"{text}.py"
@@ -153,6 +190,26 @@ class Workspace:
         names = self.known_names()
         raise ConfigError(f"unknown bot {text!r}{did_you_mean(text, names)}: give a file (bots/x.py) "
                           f"or one of: {', '.join(names) or 'none'}")
+
+    def resolve_entry(self, entry: str | Mapping[str, Any], folders: Sequence[Path]) -> BotSpec:
+        """The bot a tournament file's entry names; relative paths are looked for in ``folders``
+        (the workspace, then the tournament file's folder), the first that has the file winning.
+
+        A command's file arguments are looked for the other way round, in the tournament file's
+        folder first (docs/protocol.md), each in the first folder that holds it.
+        """
+        if is_command(entry):
+            return BotSpec.parse(entry, *reversed(folders))
+        last: ConfigError | None = None
+        for folder in folders:
+            try:
+                if isinstance(entry, str):
+                    return self.resolve_bot(entry, base_dir=folder)
+                return BotSpec.parse(entry, folder)
+            except ConfigError as error:
+                last = error
+        assert last is not None
+        raise last
 
     def known_names(self) -> list[str]:
         """Built-in, registered and local bot names, sorted, without repeats."""
@@ -179,6 +236,14 @@ class Workspace:
         raise ConfigError(f"unknown tournament {name!r}{did_you_mean(name, known)}: give a tournament "
                           f"file, or the name of one in {self.tournaments_dir} or shipped with the "
                           f"arena ({', '.join(SHIPPED_TOURNAMENTS)})")
+
+    def _command_spec(self, entry: RegistryEntry) -> BotSpec:
+        """A registered command bot, its file arguments under ``bots/<its folder>``."""
+        assert entry.command is not None
+        folder = self.bots_dir / entry.file
+        if not folder.is_dir():
+            raise ConfigError(f"bot {entry.name!r}: its folder {str(folder)!r} is missing")
+        return BotSpec.parse({"name": entry.name, "cmd": list(entry.command)}, folder)
 
     @staticmethod
     def _spec(name: str, path: Path, class_name: str = "Bot") -> BotSpec:

@@ -22,26 +22,38 @@ passing it again replays the same games.
 A bot's *win rate* is the share of its games that one of its seats won; drawn games (blocked
 ties, the decision cap) count for nobody. With ``k`` of ``n`` seats a bot that plays no better
 than the others wins about ``k / n`` of the games: :attr:`DuelResult.par` gives that share.
+Each bot's *score* against the field, with its 95% interval, Elo difference and likelihood of
+superiority, is :mod:`arena.services.duelstats`'s, over the complete deals.
+
+Two bots at two seats can be put to an SPRT (``sprt``): the duel then stops at the first deal
+pair where the test decides, ``games`` being only the most it may play. The runner feeds the
+games to the test in game order, so the stop point, like everything else, depends only on the
+seed. ``progress`` receives a :class:`DuelProgress` about ten times a second while it plays.
 """
 
 from __future__ import annotations
 
+import itertools
 import tempfile
+import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from arena.engine.rules import RuleSet
 from arena.errors import ConfigError
 from arena.sandbox import BotSpec
+from arena.services.duelstats import DuelScores, SprtOutcome
 from arena.tournament.config import BotEntry, TournamentConfig
 from arena.tournament.records import Fault, GameRecord
-from arena.tournament.runner import run_plan
+from arena.tournament.runner import Progress, run_plan
 from arena.tournament.schedule import deal_seatings, tables
 from arena.tournament.setup import Plan, resolved_plan
+from arena.tournament.sprt import Estimate, Pentanomial, Sprt
 from arena.tournament.store import Store
 
 DUEL_NAME = "duel"      # the tournament's name, hence its store's: duel.sqlite
+PROGRESS_EVERY = 0.1    # seconds between two DuelProgress snapshots
 
 
 @dataclass
@@ -53,6 +65,7 @@ class BotTally:
     games: int = 0
     wins: int = 0
     faults: Counter[str] = field(default_factory=Counter)   # fault code -> count
+    score: Estimate | None = None   # against the field, over the complete deals
 
     @property
     def win_rate(self) -> float:
@@ -63,7 +76,12 @@ class BotTally:
 @dataclass
 class DuelResult:
     """The outcome of :func:`duel`: per-bot tallies in the order the bots were given, the seed
-    the deals came from, and every fault in game order (detail and the bot's log tail)."""
+    the deals came from, and every fault in game order (detail and the bot's log tail).
+
+    ``games`` were played and counted of at most ``budget``; ``deals`` is the complete deals the
+    scores are taken over. ``pairs`` are the pentanomial counts (two bots at two seats), ``sprt``
+    where the test stood when the duel ended (``None`` without one).
+    """
 
     rules: str
     seats: int
@@ -72,6 +90,10 @@ class DuelResult:
     tallies: list[BotTally]
     seed: int
     faults: tuple[Fault, ...] = ()
+    budget: int = 0
+    deals: int = 0
+    pairs: Pentanomial | None = None
+    sprt: SprtOutcome | None = None
 
     def par(self, tally: BotTally) -> float:
         """The win rate of a bot no better than the others (its share of the seats)."""
@@ -82,24 +104,76 @@ class DuelResult:
         return {t.name: t.win_rate for t in self.tallies}
 
 
+@dataclass(frozen=True)
+class DuelProgress:
+    """A snapshot of a running duel: ``games`` counted of at most ``budget`` after ``elapsed``
+    seconds, the first bot's score against the field so far, and the SPRT's state."""
+
+    games: int
+    budget: int
+    elapsed: float
+    first: str
+    score: Estimate | None
+    sprt: SprtOutcome | None
+
+    @property
+    def games_per_s(self) -> float:
+        """Games per second so far."""
+        return self.games / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta_s(self) -> float | None:
+        """Seconds until the budget is spent at this rate (an SPRT may stop sooner)."""
+        rate = self.games_per_s
+        return (self.budget - self.games) / rate if rate > 0 else None
+
+
+DuelProgressCallback = Callable[[DuelProgress], None]
+
+
 def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None = None, *,
-         seed: int | None = None, workers: int | None = None,
-         trusted: bool = False) -> DuelResult:
+         seed: int | None = None, workers: int | None = None, trusted: bool = False,
+         sprt: Sprt | None = None, progress: DuelProgressCallback | None = None) -> DuelResult:
     """Play ``games`` sandboxed games between ``specs`` (2 or more, names unique); tally them.
 
     ``seed`` (default: a fresh secret one) is the seed of the deals; ``workers`` the number of
     worker processes (default: the CPU count). ``trusted`` runs the bots without isolation;
     otherwise a machine without it is refused (:class:`~arena.sandbox.IsolationUnavailable`).
+    ``sprt`` (two bots at two seats, else :class:`ConfigError`) stops the duel once it decides;
+    ``progress`` is called with snapshots while it plays.
     Ctrl-C stops the games and raises ``KeyboardInterrupt``: a duel keeps nothing to resume.
     """
     plan = duel_plan(specs, rules, games, seats, seed=seed, workers=workers)
+    scores = DuelScores(plan.config.bot_names, plan.config.seats, len(deal_seatings(plan.config)),
+                        sprt)
+    relay = None if progress is None else _Relay(progress, scores, games).send
     with tempfile.TemporaryDirectory(prefix="arena-duel-") as folder:
-        report = run_plan(plan, folder, max_games=games, trusted=trusted, disqualify=False)
+        report = run_plan(plan, folder, max_games=games, trusted=trusted, disqualify=False,
+                          progress=relay, on_game=scores.add)
         if report.interrupted:
             raise KeyboardInterrupt
         assert report.seed is not None  # the runner settles it before the first game
         with Store.open(report.store_path, readonly=True) as store:
-            return _tally(plan, store.games(), report.seed)
+            # The games the scores counted: any played after the SPRT decided are left out.
+            counted = itertools.islice(store.games(), scores.games)
+            return _tally(plan, counted, report.seed, scores, games)
+
+
+class _Relay:
+    """Turns the runner's progress into :class:`DuelProgress`, at most every PROGRESS_EVERY s."""
+
+    def __init__(self, progress: DuelProgressCallback, scores: DuelScores, budget: int) -> None:
+        self.progress, self.scores, self.budget = progress, scores, budget
+        self.last = -PROGRESS_EVERY
+
+    def send(self, state: Progress) -> None:
+        now = time.monotonic()
+        if now - self.last < PROGRESS_EVERY:
+            return
+        self.last = now
+        first = self.scores.bots[0]
+        self.progress(DuelProgress(self.scores.games, self.budget, state.elapsed, first,
+                                   self.scores.estimate(first), self.scores.outcome))
 
 
 def duel_plan(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None = None, *,
@@ -137,10 +211,12 @@ def _entry(spec: BotSpec) -> BotEntry:
     return BotEntry(spec.name, {"name": spec.name, "path": str(spec.path), "class": spec.class_name})
 
 
-def _tally(plan: Plan, records: Iterable[GameRecord], seed: int) -> DuelResult:
-    """Count the stored games (in game order) per bot."""
+def _tally(plan: Plan, records: Iterable[GameRecord], seed: int, scores: DuelScores,
+           budget: int) -> DuelResult:
+    """Count the stored games (in game order) per bot; the scores come from ``scores``."""
     line_up = tables(plan.config)[0]
-    tallies = {entry.name: BotTally(entry.name, line_up.count(entry.name))
+    tallies = {entry.name: BotTally(entry.name, line_up.count(entry.name),
+                                    score=scores.estimate(entry.name))
                for entry in plan.config.bots}
     games = draws = 0
     faults: list[Fault] = []
@@ -156,4 +232,4 @@ def _tally(plan: Plan, records: Iterable[GameRecord], seed: int) -> DuelResult:
             tallies[fault.bot].faults[fault.code.name] += 1
             faults.append(fault)
     return DuelResult(plan.rules.name, plan.config.seats, games, draws, list(tallies.values()),
-                      seed, tuple(faults))
+                      seed, tuple(faults), budget, scores.deals, scores.pairs, scores.outcome)

@@ -2,10 +2,11 @@
 
 :func:`validate` runs the checks in order and stops at the first failure:
 
-1. ``file`` -- the path is a readable ``.py`` file;
+1. ``file`` -- the path is a readable ``.py`` file (a command bot: ``command`` -- its program
+   is an executable file, or a name found where a game process looks for programs);
 2. ``contract`` -- the file defines the class (``Bot`` by default) with an ``act`` method
    (read from the source, not run: :func:`arena.sandbox.contract.contract_problem`, the check a
-   tournament runs too);
+   tournament runs too; a command bot has no such check: the games are its test);
 3. ``load`` -- the bot starts in the sandbox and answers ``start`` within ``init_time`` (10 s);
 4. ``self-play`` -- a validation game against copies of itself, without a fault;
 5. ``vs-builtins`` -- a few games against the built-in bots, without a fault.
@@ -16,20 +17,22 @@ again replays the same games): game ``i`` from ``deal_seed(seed, i)``.
 
 A failed check carries the fault code and detail (the traceback's last lines, the illegal action
 and the rule it breaks). :func:`accept` copies an accepted bot into ``bots/`` and records it in
-the registry; a name already taken needs ``replace=True``. :func:`new_bot` writes a new bot
-from the template.
+the registry; a name already taken needs ``replace=True``. :func:`accept_command` does the same
+for a command bot, whose files go to ``bots/NAME/``. :func:`new_bot` writes a new bot from the
+template.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as replaced
 from importlib import resources
 from pathlib import Path
 
+from arena.digest import sha256_hex
 from arena.errors import ArenaError, ConfigError
 from arena.play.referee import BotClient, Referee
 from arena.engine.rules import DEFAULT_PRESET, RuleSet, load_rules
@@ -44,6 +47,7 @@ SELF_PLAY_GAMES = 1            # validation games against copies of itself
 BUILTIN_GAMES = 3              # validation games against the built-in bots
 TAIL_LINES = 8
 CANDIDATE = "candidate"        # the validated bot's name at the tables (built-in names differ)
+COMMAND_PATH = "/usr/bin:/bin"  # where a game process looks for a command's program
 
 
 class SubmitError(ArenaError):
@@ -61,13 +65,20 @@ class Check:
 
 @dataclass
 class ValidationReport:
-    """The checks run on one bot file, in order; the last one failed if any did; the seed of
-    the validation games."""
+    """The checks run on one bot, in order; the last one failed if any did; the seed of the
+    validation games.
+
+    A Python bot's ``content`` is the bytes validated (what :func:`accept` registers). A command
+    bot's ``command`` is its argv with each of its files named by its file name, and ``files``
+    those files' validated bytes (what :func:`accept_command` registers).
+    """
 
     path: Path
     seed: int
     checks: list[Check] = field(default_factory=list)
-    content: bytes = b""     # the bytes that were validated (what :func:`accept` registers)
+    content: bytes = b""
+    command: tuple[str, ...] | None = None
+    files: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -80,34 +91,75 @@ class ValidationReport:
         return next((c for c in self.checks if not c.passed), None)
 
 
-def validate(path: Path, class_name: str = "Bot", rules: RuleSet | None = None,
+def validate(bot: Path | BotSpec, class_name: str = "Bot", rules: RuleSet | None = None,
              limits: Limits | None = None, workspace: Workspace | None = None, *,
              seed: int | None = None, trusted: bool = False) -> ValidationReport:
-    """Run the checks of the module docstring on the bot file ``path``, dealing from ``seed``.
+    """Run the checks of the module docstring on the bot file ``bot`` (a spec: a file's, whose
+    class is ``class_name``, or a command's), dealing from ``seed``.
 
     ``trusted`` plays without isolation; otherwise a machine without it is refused
     (:class:`~arena.sandbox.IsolationUnavailable`) before any check runs.
     """
     if not trusted:
         check_isolation()
-    report = ValidationReport(Path(path), fresh_seed() if seed is None else seed)
     rules = rules or load_rules(DEFAULT_PRESET)
     limits = limits or Limits()
-    detail = _check_file(Path(path))
+    workspace = workspace or Workspace.locate()
+    chosen_seed = fresh_seed() if seed is None else seed
+    if isinstance(bot, BotSpec) and bot.command is not None:
+        return _validate_command(bot, chosen_seed, rules, limits, workspace, trusted)
+    path = Path(bot) if not isinstance(bot, BotSpec) else Path(str(bot.path))
+    report = ValidationReport(path, chosen_seed)
+    detail = _check_file(path)
     report.checks.append(Check("file", detail is None, detail or ""))
     if detail is not None:
         return report
     # Every later check reads one snapshot of the file: what is validated is what is accepted.
     with tempfile.TemporaryDirectory(prefix="arena-submit-") as folder:
-        spec, _ = snapshot(BotSpec(name=CANDIDATE, path=Path(path).resolve(),
+        spec, _ = snapshot(BotSpec(name=CANDIDATE, path=path.resolve(),
                                    class_name=class_name), Path(folder))
         assert spec.path is not None
         report.content = spec.path.read_bytes()
         detail = contract_problem(spec.path, class_name)
         report.checks.append(Check("contract", detail is None, detail or ""))
         if detail is None:
-            _play_checks(report, spec, rules, limits, workspace or Workspace.locate(), trusted)
+            _play_checks(report, spec, rules, limits, workspace, trusted)
     return report
+
+
+def _validate_command(bot: BotSpec, seed: int, rules: RuleSet, limits: Limits,
+                      workspace: Workspace, trusted: bool) -> ValidationReport:
+    """The ``command`` check, then the games, all on one snapshot of the command's files."""
+    assert bot.command is not None
+    named = [Path(arg) for arg in bot.command if Path(arg).is_absolute() and Path(arg).is_file()]
+    report = ValidationReport(named[-1] if named else Path(bot.command[0]), seed)
+    detail = _check_command(bot.command)
+    report.checks.append(Check("command", detail is None, detail or ""))
+    if detail is not None:
+        return report
+    with tempfile.TemporaryDirectory(prefix="arena-submit-") as folder:
+        spec, _ = snapshot(replaced(bot, name=CANDIDATE), Path(folder))
+        assert spec.command is not None
+        copies = [Path(arg) for arg in spec.command if arg.startswith(folder)]
+        report.files = {copy.name: copy.read_bytes() for copy in copies}
+        report.command = tuple(Path(arg).name if arg.startswith(folder) else arg
+                               for arg in spec.command)
+        _play_checks(report, spec, rules, limits, workspace, trusted)
+    return report
+
+
+def _check_command(command: tuple[str, ...]) -> str | None:
+    """The program exists (a file, or a name found where a game process looks for it)."""
+    program = command[0]
+    if "/" in program:
+        if not os.path.isfile(program):
+            return f"no such program: {program}"
+        if not os.access(program, os.X_OK):
+            return f"{program} is not executable (chmod +x, or name its interpreter first)"
+        return None
+    if shutil.which(program, path=COMMAND_PATH) is None:
+        return f"program {program!r} not found in {COMMAND_PATH}"
+    return None
 
 
 def _check_file(path: Path) -> str | None:
@@ -208,8 +260,32 @@ def accept(workspace: Workspace, path: Path, name: str, replace: bool = False,
     return entry
 
 
-def check_clash(workspace: Workspace, name: str, path: Path, replace: bool) -> None:
-    """Refuse a built-in name, and a registered or existing name unless ``replace`` is set."""
+def accept_command(workspace: Workspace, report: ValidationReport, name: str,
+                   replace: bool = False) -> RegistryEntry:
+    """Register a validated command bot: its validated files are written to ``bots/NAME/`` and
+    its command (file arguments relative to that folder) is recorded; a taken name needs
+    ``replace`` (which empties the folder first)."""
+    assert report.command is not None, "not a command bot's report"
+    check_clash(workspace, name, None, replace)
+    folder = workspace.bots_dir / name
+    if folder.is_dir():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for file_name, data in report.files.items():
+        target = folder / file_name
+        target.write_bytes(data)
+        target.chmod(0o755)  # a program or a script: it may be run directly
+    digests = {file_name: sha256_hex(data) for file_name, data in sorted(report.files.items())}
+    version = sha256_hex(json.dumps({"command": list(report.command), "files": digests},
+                                    sort_keys=True))
+    entry = workspace.registry.new_command_entry(name, report.command, version)
+    workspace.registry.add(entry)
+    return entry
+
+
+def check_clash(workspace: Workspace, name: str, path: Path | None, replace: bool) -> None:
+    """Refuse a built-in name, and a registered or existing name unless ``replace`` is set
+    (``path``: the Python file being submitted; ``None`` for a command bot)."""
     check_name(name)
     if name in BUILTIN_BOTS:
         raise SubmitError(f"{name!r} is a built-in bot's name: choose another with --name")
@@ -217,9 +293,10 @@ def check_clash(workspace: Workspace, name: str, path: Path, replace: bool) -> N
         return
     if workspace.registry.get(name) is not None:
         raise SubmitError(f"a bot named {name!r} is already registered: use --replace to replace it")
-    target = workspace.bots_dir / f"{name}.py"
-    if target.exists() and target.resolve() != Path(path).resolve():
-        raise SubmitError(f"{target} already exists: use --replace to overwrite it, or --name")
+    targets = [workspace.bots_dir / f"{name}.py"] + ([workspace.bots_dir / name] if path is None else [])
+    for target in targets:
+        if target.exists() and (path is None or target.resolve() != Path(path).resolve()):
+            raise SubmitError(f"{target} already exists: use --replace to overwrite it, or --name")
 
 
 def new_bot(workspace: Workspace, name: str) -> Path:

@@ -43,6 +43,9 @@ workers at once (SIGTERM: each kills its bots), commits what had finished, and r
 with ``interrupted=True``; running again resumes. A ``kill -9`` of the parent loses only the
 games in flight or waiting for an earlier one: workers get SIGTERM through
 ``PR_SET_PDEATHSIG`` and kill their bots. Every process logs into ``results/<name>.log``.
+An ``on_game`` callback (:func:`run_plan`) that returns True stops the run early and cleanly:
+it is fed each game as it is committed, in schedule order, so where it stops does not depend
+on the number of workers (``arena duel --sprt``).
 
 Speed: with no more workers than CPUs, worker ``i`` and its bots are pinned to CPU ``i`` (the
 parent, mostly idle, floats); the parent's work per game is a pipe read, one SQLite transaction
@@ -215,6 +218,7 @@ class RunReport:
 
 
 ProgressCallback = Callable[[Progress], None]
+GameCallback = Callable[[GameRecord], bool]   # True: stop the run
 
 
 def run_tournament(
@@ -257,6 +261,7 @@ def run_plan(
     trusted: bool = False,
     disqualify: bool = True,
     check: bool = False,
+    on_game: GameCallback | None = None,
 ) -> RunReport:
     """Play the pending games of a resolved ``plan`` into its store in ``results_dir``.
 
@@ -264,7 +269,9 @@ def run_plan(
     snapshots (``bots/``); :func:`run_tournament` gives ``<home>/results``, a duel a temporary
     folder. With ``disqualify`` False no bot is ever disqualified: every game is played, faults
     or not (a duel counts them instead); ``check`` runs the checks of the bots before the first
-    game (:func:`run_tournament` does by default). The other keywords are
+    game (:func:`run_tournament` does by default). ``on_game`` is given each game once it is
+    committed, in schedule order; when it returns True no more games are handed out, and the
+    games already playing are finished and stored. The other keywords are
     :func:`run_tournament`'s.
     """
     if not trusted:
@@ -281,7 +288,7 @@ def run_plan(
             plan = settle_seed(plan, store.tournament(), restart)
             archive = _init_store(store, plan, restart)
             run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
-                       trusted, disqualify, origins if check else None)
+                       trusted, disqualify, origins if check else None, on_game)
             report = run.execute()
     return _with(report, log_path=log_path, archive=archive, seed=plan.config.seed,
                  seed_drawn=plan.seed_drawn)
@@ -343,8 +350,8 @@ class _Run:
 
     def __init__(self, plan: Plan, store: Store, workers: int, progress: ProgressCallback | None,
                  max_games: int | None, trusted: bool, disqualify: bool,
-                 origins: dict[str, str] | None) -> None:
-        self.plan, self.store, self.progress = plan, store, progress
+                 origins: dict[str, str] | None, on_game: GameCallback | None = None) -> None:
+        self.plan, self.store, self.progress, self.on_game = plan, store, progress, on_game
         self.name = plan.config.name
         self.schedule = Schedule.from_config(plan.config)
         self.total = len(self.schedule)
@@ -516,6 +523,8 @@ class _Run:
         self.played += 1  # counted once stored: a result still waiting for an earlier game may be lost
         self.done.add(record.game_id)
         self._count(record)
+        if self.on_game is not None and self.on_game(record):
+            self.budget = 0  # hand out nothing more; the games in flight are finished
         self._notify(force=True)
 
     def _count(self, record: GameRecord, live: bool = True) -> None:

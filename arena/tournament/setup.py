@@ -5,9 +5,10 @@ Bot entries resolve through :meth:`arena.sandbox.workspace.Workspace.resolve_bot
 
 * a plain name: a registered bot, a file ``<home>/bots/<name>.py``, or a built-in bot
   (``random``, ``greedy``, ``heuristic``);
-* a file (``bots/my_bot.py``, ``bots/x.py:Cls``) or a mapping (``{name:, path:}`` /
-  ``{name:, cmd: [...]}``): relative to the workspace folder, else to the folder of the
-  tournament file.
+* a file (``bots/my_bot.py``, ``bots/x.py:Cls``) or a mapping (``{name:, path:}``): relative
+  to the workspace folder, else to the folder of the tournament file;
+* a command (``{name:, cmd: [...]}``, ``"cmd:./cbot"``): each argument naming a file relative to
+  the folder of the tournament file, else to the workspace folder (docs/protocol.md).
 
 Before the first game the runner snapshots every bot (:func:`snapshot_bots`): its files are
 copied into the results folder under their SHA-256, the workers run those copies, and the
@@ -117,17 +118,10 @@ def settle_seed(plan: Plan, stored: TournamentInfo | None, restart: bool = False
 
 def resolve_bot(spec: str | Mapping[str, Any], folders: list[Path], source: str = "<config>") -> BotSpec:
     """The :class:`BotSpec` of one raw bot entry (see the module docstring)."""
-    workspace = Workspace(folders[0])
-    last: ConfigError | None = None
-    for folder in folders:
-        try:
-            if isinstance(spec, str):
-                return workspace.resolve_bot(spec, base_dir=folder)
-            return BotSpec.parse(spec, folder)
-        except ConfigError as error:
-            last = error
-    assert last is not None
-    raise ConfigError(f"{source}: {last}")
+    try:
+        return Workspace(folders[0]).resolve_entry(spec, folders)
+    except ConfigError as error:
+        raise ConfigError(f"{source}: {error}") from None
 
 
 def _folders(home: str | Path, base_dir: str | Path) -> list[Path]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 
 import pytest
 
@@ -12,6 +13,7 @@ from arena.sandbox import BotSpec
 from arena.sandbox.workspace import Workspace
 from arena.services.duel import duel, duel_plan
 from arena.tournament.schedule import Schedule
+from arena.tournament.sprt import Sprt
 
 RAISES = '''
 class Bot:
@@ -94,3 +96,109 @@ def test_the_drawn_seed_comes_back_and_replays_the_duel(tmp_path):
     assert again == first
     assert sum(t.wins for t in first.tallies) + first.draws == 6
     assert [(t.name, t.seats, t.games) for t in first.tallies] == [("random", 2, 6), ("greedy", 2, 6)]
+
+
+SALTED_RANDOM = '''
+import random
+
+
+class Bot:
+    """random's play from another stream of numbers: as strong, but not its mirror."""
+
+    def on_game_start(self, info):
+        self.rng = random.Random(f"salted:{info['seed']}")
+
+    def act(self, obs):
+        return self.rng.choice(obs.legal_actions())
+'''
+STDERR_THEN_CRASH = ("import sys\n"
+                     "for line in sys.stdin:\n"
+                     "    print('thinking hard about', line[:12], file=sys.stderr, flush=True)\n"
+                     "    if '\"act\"' in line:\n"
+                     "        print('giving up now', file=sys.stderr, flush=True)\n"
+                     "        sys.exit(3)\n"
+                     "    print('ok', flush=True)\n")
+
+
+def test_an_sprt_accepts_a_known_gap_and_stops_at_the_same_pair_with_any_worker_count(tmp_path):
+    """greedy beats random by about 130 Elo: the test of +50 nElo against 0 accepts H1 long
+    before the budget, and one or two workers stop at the same game."""
+    bots, rules = builtins(tmp_path, "greedy", "random"), load_rules("switch")
+    one = duel(bots, rules, 2000, 2, seed=1, workers=1, sprt=Sprt(0, 50))
+    assert one.sprt is not None and one.sprt.verdict == "H1"
+    assert one.games == one.sprt.games < 2000 and one.games % 2 == 0
+    assert one.sprt.llr >= one.sprt.sprt.upper and one.deals == one.games // 2
+    greedy = one.tallies[0].score
+    assert greedy is not None and greedy.interval[0] > 0.5 and greedy.elo_interval[0] > 0
+    assert greedy.los > 0.99
+    assert one.pairs is not None and one.pairs.pairs == one.deals
+    assert sum(t.games for t in one.tallies) == 2 * one.games
+    two = duel(bots, rules, 2000, 2, seed=1, workers=2, sprt=Sprt(0, 50))
+    assert two == one
+
+
+def test_a_bot_against_its_mirror_splits_every_pair_and_the_sprt_accepts_h0(tmp_path):
+    """Two copies of random get the same seat seeds, so each pair's return game is the first
+    one mirrored: every pair splits, the score is exactly even."""
+    first, = builtins(tmp_path, "random")
+    copy = replace(first, name="random-copy")
+    result = duel([first, copy], load_rules("switch"), 400, 2, seed=2, workers=2, sprt=Sprt(0, 50))
+    assert result.pairs is not None and result.pairs.counts == (0, 0, result.deals, 0, 0)
+    score = result.tallies[0].score
+    assert score is not None and score.interval == (0.5, 0.5) and score.los == 0.5
+    assert result.sprt is not None and result.sprt.verdict == "H0"
+
+
+def test_two_bots_of_equal_strength_show_no_difference_and_the_sprt_does_not_accept_h1(tmp_path):
+    salted = tmp_path / "salted.py"
+    salted.write_text(SALTED_RANDOM)
+    bots = [*builtins(tmp_path, "random"), BotSpec.parse(str(salted), tmp_path)]
+    result = duel(bots, load_rules("switch"), 600, 2, seed=3, workers=2, sprt=Sprt(0, 50))
+    score = result.tallies[0].score
+    assert score is not None
+    low, high = score.elo_interval
+    assert low < 0 < high and 0.2 < score.los < 0.8
+    assert result.sprt is not None and result.sprt.verdict != "H1"
+    assert set(result.pairs.counts[i] for i in (0, 2, 4)) != {0}   # wins and losses both ways
+
+
+def test_an_sprt_is_refused_before_any_game_unless_two_bots_hold_two_seats(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with pytest.raises(ConfigError, match="two bots at two seats"):
+        duel(builtins(tmp_path, "random", "greedy", "heuristic"), load_rules("switch"), 10,
+             sprt=Sprt(0, 5))
+    assert not list(tmp_path.glob("arena-duel-*"))
+
+
+def test_more_than_two_bots_are_scored_against_the_field(tmp_path):
+    result = duel(builtins(tmp_path, "greedy", "random", "heuristic"), load_rules("switch"), 12,
+                  seats=3, seed=4, workers=1)
+    assert result.deals == 4 and result.pairs is None and result.sprt is None
+    scores = [t.score for t in result.tallies]
+    assert all(s is not None and s.units == 4 for s in scores)
+    # Every comparison one bot wins another loses: the field's scores average to one half.
+    assert sum(s.score for s in scores if s is not None) == pytest.approx(1.5)
+
+
+def test_the_progress_callback_sees_the_games_counted_so_far(tmp_path):
+    seen = []
+    result = duel(builtins(tmp_path, "greedy", "random"), load_rules("switch"), 40, 2, seed=5,
+                  workers=1, sprt=Sprt(0, 50), progress=seen.append)
+    assert seen, "no progress while 40 games were played"
+    assert [p.games for p in seen] == sorted(p.games for p in seen)
+    assert all(p.budget == 40 and p.first == "greedy" and p.sprt is not None for p in seen)
+    assert seen[-1].games <= result.games
+
+
+def test_a_command_bots_stderr_comes_with_its_fault(tmp_path):
+    """The sandbox keeps what a command bot writes to stderr; its faults carry the last lines."""
+    script = tmp_path / "talker.py"
+    script.write_text(STDERR_THEN_CRASH)
+    talker = BotSpec.parse(f"cmd:python3 {script.name}", tmp_path)
+    result = duel([talker, *builtins(tmp_path, "random")], load_rules("switch"), 2, 2, seed=6,
+                  workers=1)
+    assert [f.code.name for f in result.faults] == ["CRASH", "CRASH"]
+    for fault in result.faults:
+        assert fault.bot == "talker" and "closed its output" in fault.detail
+        assert fault.log_tail.splitlines()[-1] == "giving up now"
+        assert "thinking hard about" in fault.log_tail

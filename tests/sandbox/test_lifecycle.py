@@ -93,6 +93,18 @@ def test_command_bot_plays_the_first_legal_action(make_bot, python: str) -> None
     assert bot.act(act_message()) == "7H"
 
 
+def test_a_command_bots_stderr_is_its_log_and_comes_with_its_fault(make_bot) -> None:
+    spec = BotSpec("talker", command=("/bin/sh", "-c", "read line; echo 'started fine' >&2; echo ok; "
+                                      "read line; echo 'no idea what to play' >&2; exit 3"))
+    bot = make_bot("", spec=spec)
+    bot.start_game({"seat": 0})
+    with pytest.raises(BotFault) as info:
+        bot.act(act_message())
+    assert info.value.code is FaultCode.CRASH
+    assert info.value.log_tail == "started fine\nno idea what to play"
+    assert bot.log_tail(1) == "no idea what to play"
+
+
 def test_command_bot_that_closes_stdout_is_crash(make_bot) -> None:
     spec = BotSpec("closer", command=("/bin/sh", "-c", "read line; exec 1>&-; sleep 30"))
     bot = make_bot("", spec=spec)

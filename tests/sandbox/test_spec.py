@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ from arena.errors import ArenaError, ConfigError
 from arena.digest import file_sha256, sha256_hex
 from arena.sandbox import BotSpec, Limits
 from arena.sandbox.snapshot import snapshot
-from arena.sandbox.workspace import Registry
+from arena.sandbox.spec import is_command
+from arena.sandbox.workspace import Registry, Workspace
 
 
 @pytest.fixture
@@ -78,3 +80,57 @@ def test_a_snapshot_and_the_registry_name_a_file_by_the_same_hash(tmp_path: Path
     entry = Registry.new_entry("x", bot)
     assert version == entry.sha256 == file_sha256(bot) == sha256_hex("class Bot: pass\n")
     assert copy.path == tmp_path / "snapshots" / version / "x.py"
+
+
+def test_a_cmd_text_is_a_command_bot_named_after_its_file(bots: Path) -> None:
+    spec = BotSpec.parse("cmd:/bin/sh bots/run.sh --fast", bots)
+    assert spec == BotSpec("run", command=("/bin/sh", str(bots / "bots" / "run.sh"), "--fast"))
+    assert BotSpec.parse("cmd:./bots/run.sh", bots).name == "run"
+    assert BotSpec.parse("  cmd:python3 -u 'my bot.py'", bots).command == ("python3", "-u", "my bot.py")
+    assert BotSpec.parse("cmd:python3", bots) == BotSpec("python3", command=("python3",))
+    assert is_command("cmd:./x") and is_command({"name": "a", "cmd": ["x"]})
+    assert not is_command("bots/x.py") and not is_command({"name": "a", "path": "x.py"})
+
+
+@pytest.mark.parametrize("bad, words", [
+    ("cmd:", "the command is empty"),
+    ("cmd:python3 'unclosed", "cannot split the command"),
+    ("bots/run.sh", "a program in another language: 'cmd:bots/run.sh'"),
+])
+def test_a_bad_cmd_text_names_the_problem(bots: Path, bad: str, words: str) -> None:
+    with pytest.raises(ConfigError, match=words):
+        BotSpec.parse(bad, bots)
+
+
+def test_command_files_are_looked_for_in_each_folder_in_turn(tmp_path: Path) -> None:
+    """The tournament file's folder first, then the workspace: each argument in the first that
+    holds it; an argument no folder holds stays as written."""
+    cup, home = tmp_path / "cup", tmp_path / "home"
+    for folder, names in ((cup, ["bot.py", "both.txt"]), (home, ["data.txt", "both.txt"])):
+        folder.mkdir()
+        for name in names:
+            (folder / name).write_text(name)
+    spec = BotSpec.parse({"name": "b", "cmd": "python3 bot.py data.txt both.txt other.txt"}, cup, home)
+    assert spec.command == ("python3", str(cup / "bot.py"), str(home / "data.txt"),
+                            str(cup / "both.txt"), "other.txt")
+    from_home = Workspace(home).resolve_entry({"name": "b", "cmd": ["python3", "both.txt"]}, [home, cup])
+    assert from_home.command == ("python3", str(cup / "both.txt"))
+    text = Workspace(home).resolve_entry("cmd:python3 data.txt", [home, cup])
+    assert text.command == ("python3", str(home / "data.txt"))
+
+
+def test_a_registered_command_bot_round_trips_through_the_registry(tmp_path: Path) -> None:
+    registry = Registry(tmp_path / "bots" / "registry.json")
+    registry.add(Registry.new_command_entry("first", ("python3", "first.py"), "ab" * 32))
+    registry.add(Registry.new_entry("x", _write(tmp_path / "bots" / "x.py", "class Bot: pass\n")))
+    entries = registry.entries()
+    assert entries["first"].command == ("python3", "first.py") and entries["first"].file == "first"
+    assert entries["x"].command is None
+    stored = {e["name"]: e for e in json.loads(registry.path.read_text())["bots"]}
+    assert stored["first"]["command"] == ["python3", "first.py"] and "command" not in stored["x"]
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path

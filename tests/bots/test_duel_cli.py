@@ -1,0 +1,78 @@
+"""`arena duel` through the CLI: the scores, `--sprt` and its refusals, and the live line that
+only a terminal gets."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import arena.cli.bots as bot_commands
+from arena.cli import app
+
+runner = CliRunner()
+
+
+def arena(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_a_duel_reports_the_score_elo_and_los_of_two_bots(tmp_path):
+    result = arena("duel", "greedy", "random", "--games", "40", "--seats", "2", "--seed", "1",
+                   "--workers", "1", "--home", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^greedy vs random over 20 deal pairs: score 0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\]$",
+                     result.output, re.MULTILINE), result.output
+    assert re.search(r"^  Elo [+-]\d+\.\d \[[+-]\S+, [+-]\S+\]   nElo .*   LOS \d+\.\d%$",
+                     result.output, re.MULTILINE), result.output
+    assert "pairs by points  0: " in result.output and "SPRT" not in result.output
+    assert "ETA" not in result.output   # not a terminal: no progress line
+
+
+def test_an_sprt_duel_stops_when_h1_is_accepted_and_plays_two_seats_unless_told(tmp_path):
+    result = arena("duel", "greedy", "random", "--sprt", "0", "50", "--games", "2000",
+                   "--seed", "1", "--workers", "1", "--home", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "switch: 84 games, 2 seats" in result.output
+    assert "SPRT nElo 0 vs 50, alpha 0.05, beta 0.05: H1 accepted (50) after 84 games" in result.output
+    assert re.search(r"^  LLR 3\.\d\d, bounds \[-2\.94, 2\.94\]$", result.output, re.MULTILINE)
+
+
+def test_the_sprt_takes_its_error_rates_and_the_logistic_model(tmp_path):
+    result = arena("duel", "greedy", "random", "--seats", "2", "--sprt", "0", "100", "--alpha", "0.1",
+                   "--beta", "0.2", "--sprt-model", "logistic", "--games", "2000", "--seed", "1",
+                   "--workers", "1", "--home", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "SPRT Elo 0 vs 100, alpha 0.1, beta 0.2: " in result.output
+    assert "bounds [-1.50, 2.08]" in result.output   # log(0.2 / 0.9), log(0.8 / 0.1)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["greedy", "random", "heuristic", "--sprt", "0", "5"], "an SPRT needs two bots at two seats"),
+    (["greedy", "random", "--seats", "4", "--sprt", "0", "5"], "not 2 bots at 4 seats"),
+    (["greedy", "random", "--seats", "2", "--sprt", "5", "0"], "sprt: elo0 must be below elo1"),
+    (["greedy", "random", "--seats", "2", "--alpha", "0.1"], "--alpha and --beta set an SPRT's error rates"),
+    (["greedy", "random", "--seats", "2", "--sprt", "0", "5", "--beta", "1.5"], "beta must be between 0 and 1"),
+    (["greedy", "random", "--seats", "2", "--sprt", "0", "5", "--sprt-model", "bayes"], "--sprt-model: expected"),
+])
+def test_an_sprt_it_cannot_run_is_one_line_before_any_game(tmp_path, args, words):
+    result = arena("duel", *args, "--home", str(tmp_path))
+    assert result.exit_code == 1, result.output
+    assert words in result.output
+    assert "seed:" not in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_on_a_terminal_a_progress_line_runs_above_the_result(tmp_path, monkeypatch):
+    screen = io.StringIO()
+    monkeypatch.setattr(bot_commands, "console",
+                        lambda: Console(file=screen, force_terminal=True, width=80))
+    result = arena("duel", "greedy", "random", "--games", "60", "--seats", "2", "--seed", "2",
+                   "--workers", "1", "--sprt", "0", "50", "--home", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())
+    assert re.search(r" \d+/60 \d+/s ETA \S+  LLR -?\d\.\d\d/-?\d\.\d\d", shown), shown
+    assert "SPRT nElo 0 vs 50" in shown   # the result follows the (erased) live line

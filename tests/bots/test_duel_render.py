@@ -1,0 +1,106 @@
+"""What `arena duel` shows, drawn on rich's in-memory console: the scores, the SPRT, the faults
+with the end of the bot's output, and the one-line live progress, at 80 and 160 columns."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+import pytest
+from rich.console import Console
+
+from arena.cli.render import duel_progress_view, render_duel
+from arena.play.faults import Fault, FaultCode
+from arena.services.duel import BotTally, DuelProgress, DuelResult
+from arena.services.duelstats import SprtOutcome
+from arena.tournament.sprt import Estimate, Pentanomial, Sprt
+
+
+def drawn(renderable_or_result, width: int = 80) -> list[str]:
+    out = Console(file=io.StringIO(), width=width, color_system=None)
+    if isinstance(renderable_or_result, DuelResult):
+        render_duel(out, renderable_or_result)
+    else:
+        out.print(renderable_or_result)
+    return out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+
+
+def head_to_head(sprt: SprtOutcome | None = None, faults: tuple[Fault, ...] = ()) -> DuelResult:
+    pairs = Pentanomial((5, 0, 17, 0, 20))
+    score = pairs.estimate()
+    mirrored = Estimate(score.units, 2, 1 - score.score, score.variance)
+    tallies = [BotTally("greedy", 1, 84, 57, score=score),
+               BotTally("random", 1, 84, 27, Counter({"CRASH": len(faults)}), score=mirrored)]
+    return DuelResult("switch", 2, 84, 0, tallies, 1, faults, 2000, 42, pairs, sprt)
+
+
+def test_two_bots_get_their_score_elo_los_and_pairs() -> None:
+    lines = drawn(head_to_head())
+    text = "\n".join(lines)
+    assert "greedy vs random over 42 deal pairs: score 0.679 [0.575, 0.782]" in text
+    assert "Elo +129.8 [+52.6, +221.9]" in text and "LOS 100.0%" in text
+    assert "pairs by points  0: 5  ½: 0  1: 17  1½: 0  2: 20" in text
+    assert "SPRT" not in text
+    assert max(map(len, lines)) <= 80
+
+
+@pytest.mark.parametrize("verdict, llr, words", [
+    ("H1", 3.11, "H1 accepted (50) after 84 games"),
+    ("H0", -2.95, "H0 accepted (0) after 84 games"),
+    (None, 1.2, "no decision within 2,000 games"),
+])
+def test_the_sprt_says_what_it_decided_and_where_the_llr_stands(verdict, llr, words) -> None:
+    outcome = SprtOutcome(Sprt(0, 50), llr, verdict, 84)
+    lines = drawn(head_to_head(outcome))
+    assert f"SPRT nElo 0 vs 50, alpha 0.05, beta 0.05: {words}" in lines
+    assert f"  LLR {llr:.2f}, bounds [-2.94, 2.94]" in lines
+    assert max(map(len, lines)) <= 80
+
+
+def test_more_bots_get_a_table_of_scores_against_the_field_that_fits_80_columns() -> None:
+    estimates = [Estimate(15, 4, 0.577, 0.0165), Estimate(15, 4, 0.419, 0.0215),
+                 Estimate(15, 4, 0.478, 0.0185)]
+    tallies = [BotTally(name, seats, 60, wins, score=e) for (name, seats, wins), e in
+               zip([("greedy", 2, 40), ("a-rather-long-bot-name", 1, 6), ("heuristic", 1, 14)], estimates)]
+    result = DuelResult("switch", 4, 60, 0, tallies, 1, (), 60, 15)
+    for width in (80, 160):
+        lines = drawn(result, width)
+        assert max(map(len, lines)) <= width
+        assert any("score against the field, over 15 deals" in line for line in lines)
+        row = next(line for line in lines if "a-rather-long-bot-name" in line and "0.419" in line)
+        assert "-56." in row and "%" in row
+
+
+def test_no_complete_deal_means_no_score() -> None:
+    tallies = [BotTally("greedy", 1, 1, 1), BotTally("random", 1, 1, 0)]
+    lines = drawn(DuelResult("switch", 2, 1, 0, tallies, 1, (), 1, 0, Pentanomial()))
+    assert "no deal was played in every seating: no score (play more games)" in lines
+
+
+def test_a_faulty_bot_shows_its_first_fault_and_the_end_of_its_output_made_inert() -> None:
+    tail = "\n".join([f"line {i}" for i in range(10)] + ["giving up\x1b[2J now"])
+    faults = (Fault(1, "random", FaultCode.CRASH, "the bot closed its output: exit status 3", tail),
+              Fault(0, "random", FaultCode.CRASH, "the bot closed its output: exit status 3", tail))
+    lines = drawn(head_to_head(faults=faults))
+    assert "random faulted 2 times; the first, seat 1: CRASH" in lines
+    assert "  the bot closed its output: exit status 3" in lines
+    at = lines.index("  last lines of random's output:")
+    assert lines[at + 1:at + 6] == ["  | line 6", "  | line 7", "  | line 8", "  | line 9",
+                                    "  | giving up\\x1b[2J now"]
+
+
+def progress(first: str = "greedy", sprt: bool = True) -> DuelProgress:
+    outcome = SprtOutcome(Sprt(0, 50), 1.83, None, 1200) if sprt else None
+    return DuelProgress(1200, 20000, 3.2, first, Pentanomial((60, 0, 300, 0, 240)).estimate(), outcome)
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_the_live_progress_is_one_line_that_never_wraps(width: int) -> None:
+    (line,) = drawn(duel_progress_view(progress()), width)
+    assert "1,200/20,000 375/s ETA 0:50  LLR 1.83/2.94  greedy 0.650 Elo +108" in line
+    assert len(line) <= width
+    (cut,) = drawn(duel_progress_view(progress("a-bot-with-a-name-long-enough-to-overflow")), 80)
+    assert len(cut) <= 80 and cut.endswith("…") and "LLR 1.83/2.94" in cut
+    (plain,) = drawn(duel_progress_view(progress(sprt=False)), width)
+    assert "LLR" not in plain and "greedy 0.650" in plain
+    assert drawn(duel_progress_view(None), width) == ["starting the workers..."]
