@@ -19,6 +19,7 @@ from arena.services.submit import new_bot
 from arena.tournament.config import load_config
 from arena.tournament.schedule import Schedule
 from arena.sandbox.workspace import Workspace
+from arena.engine.observation import observe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,7 +56,7 @@ def test_the_new_bot_template_calls_last_card_where_the_rules_have_it(tmp_path: 
     bot.on_game_start({"seed": 3, "seat": 0, "seats": 2, "rules": {}})
     game = Game.setup(load_rules(rules), [[Card.parse("7H"), Card.parse("3C")],
                                           [Card.parse("4D"), Card.parse("5D")]], Card.parse("9H"))
-    action = bot.act(game.observation(0))
+    action = bot.act(observe(game, 0))
     assert str(action) == expected
     game.apply(action)  # the referee takes it
 

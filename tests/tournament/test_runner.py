@@ -62,7 +62,8 @@ def test_a_stopped_run_resumes_and_stores_each_game_once(tmp_path: Path) -> None
 
 
 def test_interrupt_keeps_finished_games_and_stops_every_process(tmp_path: Path) -> None:
-    config = write_config(tmp_path, rounds=2)
+    # enough games that the ones already handed out when Ctrl-C comes cannot be all of them
+    config = write_config(tmp_path, rounds=6)
     seen: list[Progress] = []
 
     def stop_after_three(progress: Progress) -> None:
