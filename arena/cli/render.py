@@ -891,13 +891,11 @@ def render_report(console: Console, report: RunReport) -> None:
                       "keep it secret until every game is played)")
     for bot, reason in sorted(report.disqualified.items()):
         console.print(f"[bold red]{bot} is disqualified[/]: {reason}")
-    console.print(
-        f"{report.tournament}: {report.stored} of {report.total} games stored"
-        + (f", {report.skipped} skipped (disqualified bots)" if report.skipped else "")
-        + f"; this run played {report.played} in {report.elapsed:.1f}s "
-        f"({report.games_per_s:.1f} games/s, {report.workers} worker"
-        + ("s" if report.workers != 1 else "") + ")"
-    )
+    # short lines: the summary must not wrap in an 80-column terminal
+    console.print(f"{report.tournament}: {report.stored} of {report.total} games stored; "
+                  f"this run played {report.played} in {report.elapsed:.1f}s")
+    console.print(f"{report.games_per_s:.1f} games/s with {report.workers} worker"
+                  + ("s" if report.workers != 1 else ""))
     console.print(f"log: {report.log_path}")  # a line of its own: a path can be long
 
 

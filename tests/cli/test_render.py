@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import io
 import json
 import re
@@ -13,9 +15,10 @@ from arena.engine.outcome import OutcomeReason
 from arena.play.faults import FaultCode
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import Fault, GameRecord
-from arena.tournament.runner import Leader, Progress
+from arena.tournament.runner import Leader, Progress, RunReport
 from arena.cli.render import (
-    RANKINGS_LEGEND, progress_view, render_games, render_head_to_head, render_rankings, short_names,
+    RANKINGS_LEGEND, progress_view, render_games, render_head_to_head, render_rankings,
+    render_report, short_names,
 )
 from arena.tournament.export import games_json, rankings_json
 from arena.tournament.stats import BotStats, HeadToHead
@@ -257,4 +260,15 @@ def test_games_json_shape_is_exact():
         {"id": 1, "seats": ["random", "flaky", "greedy"], "winner": None, "places": [[0, 2], [1]],
          "reason": "blocked", "decisions": 8,
          "faults": [{"seat": 1, "bot": "flaky", "code": "TIMEOUT", "detail": "no reply in 1.0 s"}]},
+    ]
+
+
+def test_the_run_summary_of_a_big_demo_fits_80_columns_without_wrapping() -> None:
+    report = RunReport("demo", Path("results/demo.sqlite"), Path("results/demo.log"), total=600000,
+                       stored=600000, skipped=0, played=600000, elapsed=12345.6, workers=16)
+    text = printed(render_report, report, 80)
+    assert text.splitlines() == [
+        "demo: 600000 of 600000 games stored; this run played 600000 in 12345.6s",
+        "48.6 games/s with 16 workers",
+        "log: results/demo.log",
     ]
