@@ -18,7 +18,7 @@ import json
 import random
 import re
 
-from engine_helpers import CRAZY_EIGHTS, SWITCH, hand, position
+from engine_helpers import SWITCH, hand, position
 
 import pytest
 

@@ -6,8 +6,7 @@ from engine_helpers import hand, legal, position, texts, variant
 
 import pytest
 
-from arena.engine.actions import PASS
-from arena.errors import InvalidActionError, RulesError
+from arena.errors import InvalidActionError
 from arena.engine.game import Game
 from arena.engine.rules import load_rules
 

@@ -7,7 +7,7 @@ from engine_helpers import hand, legal, position, texts
 
 import pytest
 
-from arena.engine.actions import DRAW, PASS
+from arena.engine.actions import DRAW
 from arena.errors import RulesError
 from arena.engine.game import Game
 from arena.engine.rules import load_rules

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from arena.sandbox import BotFault, FaultCode, Limits
-from sandbox_helpers import FAST, act_message
+from sandbox_helpers import act_message
 
 
 def fault_of(bot, message=None, start=None) -> BotFault:  # type: ignore[no-untyped-def]

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from arena.sandbox import BotFault, BotSpec, FaultCode, Limits
-from sandbox_helpers import FAST, REPO, act_message
+from sandbox_helpers import REPO, act_message
 
 
 def test_every_game_gets_a_fresh_process_and_a_match_keeps_one(make_bot) -> None:

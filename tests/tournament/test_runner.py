@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ConfigError
-from arena.tournament import ConfigChangedError, Schedule, Store, load_config, rank_store
+from arena.tournament import ConfigChangedError, Schedule, load_config, rank_store
 from arena.tournament.export import rankings_json
 from arena.tournament.replay import open_results, stored_game
 from arena.tournament.runner import Progress, run_tournament
