@@ -39,13 +39,15 @@ def run(
     out = console()
     display = _Display()
     if out.is_terminal:
-        with Live(get_renderable=display.view, console=out, refresh_per_second=4,
+        # One redraw a second: drawing the table costs the parent a few ms each time, which at
+        # 4 a second was most of its work per game (the runner's own share is ~0.1 ms a game).
+        with Live(get_renderable=display.view, console=out, refresh_per_second=1,
                   transient=True) as live:
             display.live = live
             report = _run(file, workspace_of(home).root, workers, restart, max_games, trusted, display)
     else:
         report = _run(file, workspace_of(home).root, workers, restart, max_games, trusted, display)
-    _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted))
+    _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted), display.shown)
 
 
 def _run(file: Path, home: Path, workers: int | None, restart: bool, max_games: int | None,
@@ -54,10 +56,12 @@ def _run(file: Path, home: Path, workers: int | None, restart: bool, max_games: 
                           progress=display.update, max_games=max_games, trusted=trusted)
 
 
-def _finish(report: RunReport, home: Path, argv: list[str]) -> None:
+def _finish(report: RunReport, home: Path, argv: list[str], shown: list[str]) -> None:
     out = console()
     if report.archive is not None:
         out.print(f"the old results were archived to {report.archive}")
+    if report.growth is not None and report.growth not in shown:
+        out.print(report.growth)
     render_report(out, report)
     with open_results(home, report.tournament) as store:
         render_rankings(out, rank_store(store))
@@ -85,12 +89,14 @@ class _Display:
     def __init__(self) -> None:
         self.live: Live | None = None
         self.latest: Progress | None = None
+        self.shown: list[str] = []   # the notices printed above the live view
 
     def update(self, progress: Progress) -> None:
         """The runner's progress callback."""
         self.latest = progress
         if progress.notice and self.live is not None:
             self.live.console.print(f"[bold red]{progress.notice}[/]")
+            self.shown.append(progress.notice)
 
     def view(self) -> RenderableType:
         """The live display's current content."""

@@ -4,8 +4,9 @@
 (:mod:`arena.tournament.setup`), settles the seed (a file without ``seed`` gets a secret one,
 drawn at the first run and kept in the store: :func:`~arena.tournament.setup.settle_seed`),
 records the configuration text and hash, the seed, the rule settings and each bot's SHA-256 in
-``<home>/results/<name>.sqlite`` (refusing a changed setup under the same name unless
-``restart``), then plays the games not stored yet. :func:`run_plan` does the same for a plan
+``<home>/results/<name>.sqlite`` (growing a tournament whose file gained bots or rounds or whose
+bot changed, and refusing any other change under the same name unless ``restart``:
+:mod:`arena.tournament.growth`), then plays the games not stored yet. :func:`run_plan` does the same for a plan
 whose bots are already resolved, into any folder (``arena duel`` is a tournament run into a
 temporary one).
 
@@ -15,10 +16,14 @@ How it stays reproducible (the same stored results and rankings for any number o
   a worker at once), to ``spawn`` workers (:mod:`arena.tournament.worker`), each with its own
   pipe; deal seeds come from the schedule, per-seat bot seeds from the referee; bots must not
   carry state from one game to the next (a worker reuses each bot's process);
-* results may arrive in any order; the parent **commits them in schedule order**, each game in
-  its own transaction as soon as every earlier game is committed (or will never be played);
-  games finished ahead of an earlier one wait in memory, and the hand-out never runs more than
-  :data:`LOOKAHEAD` games per worker ahead of the oldest unfinished game, so that wait is short;
+* results may arrive in any order; the parent **commits them in schedule order**, as soon as
+  every earlier game is committed (or will never be played); games finished ahead of an earlier
+  one wait in memory, and the hand-out never runs more than :data:`LOOKAHEAD` games per worker
+  ahead of the oldest unfinished game, so that wait is short. Committed games are written in
+  batches, one transaction every :data:`FLUSH_S` seconds (or :data:`FLUSH_GAMES` games), which
+  also brings the store's TrueSkill ratings and statistics up to date
+  (:meth:`~arena.tournament.store.Store.add_games`); a stop, a failure or the end writes what is
+  left first;
 * disqualification (:mod:`arena.tournament.discipline`) is decided on committed games, hence in
   schedule order: a disqualified bot's later games are never played, and a result of one that
   was already in flight is dropped.
@@ -26,13 +31,15 @@ How it stays reproducible (the same stored results and rankings for any number o
 Stopping: Ctrl-C (``KeyboardInterrupt``, also when raised by the ``progress`` callback) stops the
 workers at once (SIGTERM: each kills its bots), commits what had finished, and returns a report
 with ``interrupted=True``; running again resumes. A ``kill -9`` of the parent loses only the
-games in flight or waiting for an earlier one: workers get SIGTERM through
-``PR_SET_PDEATHSIG`` and kill their bots. Every process logs into ``results/<name>.log``.
+games in flight, waiting for an earlier one or not yet written (at most :data:`FLUSH_S`
+seconds of them): workers get SIGTERM through ``PR_SET_PDEATHSIG`` and kill their bots. Every
+process logs into ``results/<name>.log``.
 
 Speed: with no more workers than CPUs, worker ``i`` and its bots are pinned to CPU ``i`` (the
-parent, mostly idle, floats); the parent's work per game is a pipe read, one SQLite transaction
-and a few counters (the live table ranks by mean place; TrueSkill is computed once, from the
-store, for the final rankings).
+parent, mostly idle, floats). The parent's work per game is a pipe read, a share of one SQLite
+transaction, one TrueSkill update (:mod:`arena.tournament.skill`) and a few counters; progress
+goes to the display at most every :data:`TICK_S` seconds. :attr:`RunReport.parent_cpu_s` says
+what it cost (``arena run`` prints it per game).
 """
 
 from __future__ import annotations
@@ -41,8 +48,8 @@ import contextlib
 import logging
 import logging.handlers
 import multiprocessing
-import multiprocessing.connection
 import os
+import selectors
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -61,7 +68,8 @@ from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule
 from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
 from arena.tournament.setup import config_text as config_text_of
-from arena.tournament.store import Store, results_path
+from arena.tournament.store import Opening, Store, results_path
+from arena.tournament.summary import Summary
 from arena.tournament.worker import WorkerSetup, worker_main
 
 log = logging.getLogger("arena.tournament")
@@ -69,6 +77,9 @@ log = logging.getLogger("arena.tournament")
 LOOKAHEAD = 16          # games per worker that may be handed out past the oldest unfinished one
 PER_WORKER = 2          # games given to a worker at a time: one playing, one ready to start
 TOP = 5                 # bots in Progress.leaders
+FLUSH_S = 0.5           # committed games are written at least this often...
+FLUSH_GAMES = 500       # ...or once this many wait
+TICK_S = 0.25           # the progress callback is called at most this often
 
 
 class TournamentError(ArenaError):
@@ -94,12 +105,12 @@ class LiveTally:
 
 @dataclass(frozen=True)
 class Leader:
-    """One line of the live table: a bot's counts so far.
+    """One line of the live table: a bot's counts and TrueSkill rating so far.
 
-    The live table ranks by mean place (clean bots first), which costs nothing per game; the
-    final rankings are TrueSkill's (:func:`~arena.tournament.ratings.rank_store`), which
-    would cost the parent ~0.4 ms per game while workers compete for the cores. In a
-    round-robin both orders settle about as fast (RATINGS.md).
+    The rating is the store's (:meth:`~arena.tournament.store.Store.add_games` keeps it as
+    batches are written), so the live table ranks as the final rankings do (clean bots first,
+    then by ``mu - 3 sigma``). It is the prior until the bot's first written game, and in a
+    grown tournament it covers the games up to the first one still to play.
     """
 
     bot: str
@@ -108,6 +119,13 @@ class Leader:
     place_sum: int
     faults: int
     disqualified: bool
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
+
+    @property
+    def score(self) -> float:
+        """The conservative rating ``mu - 3 sigma`` the rankings sort by."""
+        return self.mu - 3.0 * self.sigma
 
     @property
     def mean_place(self) -> float | None:
@@ -119,15 +137,14 @@ class Leader:
         """Share of games won, ``None`` before the first game."""
         return self.wins / self.games if self.games else None
 
-    def sort_key(self) -> tuple[bool, float, float, str]:
-        """Clean bots first, then lower mean place, then more wins, then the name."""
-        return (self.disqualified or self.faults > 0, self.mean_place or float("inf"),
-                -(self.win_rate or 0.0), self.bot)
+    def sort_key(self) -> tuple[bool, float, str]:
+        """Clean bots first, then the higher ``mu - 3 sigma``, then the name (as the rankings)."""
+        return (self.disqualified or self.faults > 0, -self.score, self.bot)
 
 
 @dataclass(frozen=True)
 class Progress:
-    """A snapshot for a live display, sent after every committed game and every ~0.25 s."""
+    """A snapshot for a live display, sent at most every :data:`TICK_S` seconds (and at the end)."""
 
     tournament: str
     total: int
@@ -161,7 +178,9 @@ class RunReport:
     """What a run did; ``complete`` once every game is stored or skipped.
 
     ``seed`` is the tournament's seed; ``seed_drawn`` says it was drawn at random (the file has
-    none), this run or the first one.
+    none), this run or the first one. ``growth`` says how a changed tournament grew (what was
+    kept and what was left to play), ``None`` when it did not; ``parent_cpu_s`` is the CPU time
+    the parent process spent (its threads included) while the games were played.
     """
 
     tournament: str
@@ -178,6 +197,13 @@ class RunReport:
     archive: Path | None = None
     seed: int | None = None
     seed_drawn: bool = False
+    growth: str | None = None
+    parent_cpu_s: float = 0.0
+
+    @property
+    def parent_ms_per_game(self) -> float | None:
+        """Parent CPU milliseconds per game played in this run, ``None`` before any."""
+        return self.parent_cpu_s / self.played * 1000 if self.played else None
 
     @property
     def complete(self) -> bool:
@@ -245,12 +271,14 @@ def run_plan(
     plan = snapshot_bots(plan, results_dir / "bots")
     with Store.open(path) as store, tournament_log(log_path):
         plan = settle_seed(plan, store.tournament(), restart)
-        archive = _init_store(store, plan, restart)
+        opening = _init_store(store, plan, restart)
+        if opening.growth:
+            log.info("%s", opening.growth)
         run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
-                   trusted, disqualify)
+                   trusted, disqualify, notice=opening.growth)
         report = run.execute()
-    return _with(report, log_path=log_path, archive=archive, seed=plan.config.seed,
-                 seed_drawn=plan.seed_drawn)
+    return _with(report, log_path=log_path, archive=opening.archive, seed=plan.config.seed,
+                 seed_drawn=plan.seed_drawn, growth=opening.growth)
 
 
 def _plan(config: str | Path | TournamentConfig, home: str | Path, text: str | None,
@@ -261,7 +289,7 @@ def _plan(config: str | Path | TournamentConfig, home: str | Path, text: str | N
     return plan_from_file(config, home)
 
 
-def _init_store(store: Store, plan: Plan, restart: bool) -> Path | None:
+def _init_store(store: Store, plan: Plan, restart: bool) -> Opening:
     try:
         return store.init_tournament(plan.config, plan.config_text, plan.rules.settings,
                                      plan.versions, restart=restart, seed_drawn=plan.seed_drawn)
@@ -284,10 +312,11 @@ class _Run:
     """One run of a tournament: dispatch in schedule order, commit in schedule order."""
 
     def __init__(self, plan: Plan, store: Store, workers: int, progress: ProgressCallback | None,
-                 max_games: int | None, trusted: bool, disqualify: bool) -> None:
+                 max_games: int | None, trusted: bool, disqualify: bool,
+                 notice: str | None = None) -> None:
         self.plan, self.store, self.progress = plan, store, progress
         self.name = plan.config.name
-        self.schedule = Schedule.from_config(plan.config)
+        self.schedule = Schedule.from_config(plan.config, store.layout)
         self.total = len(self.schedule)
         self.done = store.done_game_ids()
         self.budget = max_games if max_games is not None else self.total
@@ -301,46 +330,64 @@ class _Run:
         self.next_commit, self.next_dispatch = 0, 0
         self.in_flight: set[int] = set()
         self.buffer: dict[int, GameRecord] = {}
+        self.batch: list[GameRecord] = []  # committed, in schedule order, not yet written
         self.started = time.monotonic()
-        self.last_tick = 0.0
-        self._notice: str | None = None
+        self.cpu_started = time.process_time()
+        self.last_tick = self.flushed = self.started
+        self._notice: str | None = notice
         self._replay_stored()
-        self.workers = max(1, min(workers, self._left(), self.budget))
+        self.workers = max(1, min(workers, self._left(workers), self.budget))
 
     # -- state from the store --------------------------------------------------------------
 
     def _replay_stored(self) -> None:
         """Rebuild the tallies and disqualifications from the stored games (resume)."""
-        for record in self.store.games():
+        for record in self.store.games(moves=False):
             self._count(record)
         self._advance()
         for bot, reason in self.discipline.out.items():
             self.store.mark_disqualified(bot, reason)
 
-    def _left(self) -> int:
-        """Games still to play (neither stored nor blocked by a disqualification)."""
-        return sum(1 for g in range(self.next_commit, self.total)
-                   if g not in self.done and not self.discipline.blocks(self.schedule[g].table))
+    def _left(self, enough: int) -> int:
+        """Games still to play (neither stored nor blocked by a disqualification), counted up to
+        ``enough``."""
+        left = 0
+        for g in range(self.next_commit, self.total):
+            if g not in self.done and not self.discipline.blocks(self.schedule[g].table):
+                left += 1
+                if left >= enough:
+                    break
+        return left
 
     # -- the run ---------------------------------------------------------------------------
 
     def execute(self) -> RunReport:
         interrupted = False
         if self._pending_exists():
-            with _Pool(self._setups(), self.name) as pool:
-                try:
-                    self._loop(pool)
-                except KeyboardInterrupt:
-                    interrupted = True
-                    self.progress = None  # no more display updates after Ctrl-C
-                    log.warning("interrupted: stopping the workers")
-                    pool.stop()
-                    self._drain(pool)
+            try:
+                with _Pool(self._setups(), self.name) as pool:
+                    try:
+                        self._loop(pool)
+                    except KeyboardInterrupt:
+                        interrupted = True
+                        self.progress = None  # no more display updates after Ctrl-C
+                        log.warning("interrupted: stopping the workers")
+                        pool.stop()
+                        self._drain(pool)
+            finally:
+                with _sigint_ignored():
+                    self._flush()  # every committed game is written, whatever stopped the run
+        if self.stored + self.skipped == self.total:
+            self.store.catch_up()  # a grown tournament's kept games after the last one played
         try:
             self._notify(force=True)
         except KeyboardInterrupt:
             interrupted = True
-        return self._report(interrupted)
+        report = self._report(interrupted)
+        if report.played:
+            log.info("parent CPU: %.3f s for %d games (%.3f ms a game)", report.parent_cpu_s,
+                     report.played, report.parent_ms_per_game)
+        return report
 
     def _pending_exists(self) -> bool:
         return self.next_commit < self.total and self.budget > 0
@@ -417,10 +464,18 @@ class _Run:
         if self.discipline.blocks(record.table):
             self.skipped += 1
             return
-        self.store.add_game(record)
+        self.batch.append(record)
         self.done.add(record.game_id)
         self._count(record)
-        self._notify(force=True)
+        if len(self.batch) >= FLUSH_GAMES or time.monotonic() - self.flushed >= FLUSH_S:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Write the committed games (one transaction), with the store's ratings."""
+        self.flushed = time.monotonic()
+        if self.batch:
+            batch, self.batch = self.batch, []
+            self.store.add_games(batch)
 
     def _count(self, record: GameRecord) -> None:
         """Feed one stored game (in schedule order) to the live tallies and the discipline."""
@@ -433,6 +488,7 @@ class _Run:
         for bot, reason in self.discipline.apply(record).items():
             self._notice = f"{bot} is disqualified: {reason}; its remaining games are not played"
             log.warning("%s", self._notice)
+            self._flush()  # the games that disqualified it are stored before the verdict
             self.store.mark_disqualified(bot, reason)
 
     def _drain(self, pool: _Pool) -> None:
@@ -445,7 +501,9 @@ class _Run:
 
     def _notify(self, force: bool = False) -> None:
         now = time.monotonic()
-        if self.progress is None or (not force and now - self.last_tick < 0.1):
+        if now - self.flushed >= FLUSH_S:
+            self._flush()  # a quiet spell (slow games): what is committed gets written anyway
+        if self.progress is None or (not force and now - self.last_tick < TICK_S):
             return
         self.last_tick = now
         notice, self._notice = self._notice, None
@@ -456,8 +514,12 @@ class _Run:
 
     def leaders(self, count: int = TOP) -> tuple[Leader, ...]:
         """The current top of the live table (see :class:`Leader`)."""
-        lines = [Leader(bot, t.games, t.wins, t.place_sum, t.faults, self.discipline.is_out(bot))
-                 for bot, t in self.tallies.items()]
+        summary = self.store.kept_summary() or Summary()  # none while stale: the prior
+        lines = []
+        for bot, t in self.tallies.items():
+            rating = summary.rating(bot)
+            lines.append(Leader(bot, t.games, t.wins, t.place_sum, t.faults,
+                                self.discipline.is_out(bot), rating.mu, rating.sigma))
         lines.sort(key=Leader.sort_key)
         return tuple(lines[:count])
 
@@ -467,6 +529,7 @@ class _Run:
             total=self.total, stored=self.store.game_count(), skipped=self.skipped,
             played=self.played, elapsed=time.monotonic() - self.started, workers=self.workers,
             disqualified=dict(self.store.disqualified()), interrupted=interrupted,
+            parent_cpu_s=time.process_time() - self.cpu_started,
         )
 
 
@@ -474,7 +537,8 @@ class _Pool:
     """The worker processes (spawn context), each with its own pipe, and the log queue.
 
     One pipe per worker, written synchronously on both sides: no shared lock and no feeder
-    thread per message, which measurably slowed two pinned workers on two cores.
+    thread per message, which measurably slowed two pinned workers on two cores. The pipes are
+    watched by one selector made once (``multiprocessing.connection.wait`` builds one a call).
     """
 
     def __init__(self, setups: list[WorkerSetup], name: str) -> None:
@@ -489,6 +553,9 @@ class _Pool:
             for s, (_, child) in zip(setups, pipes)
         ]
         self._children = [child for _, child in pipes]
+        self.selector = selectors.DefaultSelector()
+        for index, conn in enumerate(self.conns):
+            self.selector.register(conn, selectors.EVENT_READ, index)
         self.load = [0] * len(setups)
         self._ready: list[tuple[str, int, Any]] = []
         self._stopped = False
@@ -507,6 +574,7 @@ class _Pool:
                 self._finish()
             self.stop()
             self.listener.stop()
+            self.selector.close()
             for conn in self.conns:
                 conn.close()
             self.log_queue.cancel_join_thread()
@@ -525,12 +593,12 @@ class _Pool:
     def receive(self, timeout: float) -> tuple[str, int, Any] | None:
         """The next worker message, or ``None`` after ``timeout``; raises if a worker died."""
         if not self._ready:
-            for conn in multiprocessing.connection.wait(self.conns, timeout):
-                self._read(conn)
+            for key, _ in self.selector.select(timeout):
+                self._read(key.data)
         return self._ready.pop(0) if self._ready else None
 
-    def _read(self, conn: Any) -> None:
-        index = self.conns.index(conn)
+    def _read(self, index: int) -> None:
+        conn = self.conns[index]
         try:
             message = conn.recv()
         except (EOFError, OSError):
