@@ -231,39 +231,34 @@ _SWEEPS = tuple(_sweep(n) if n >= 2 else () for n in range(11))
 
 
 def _tie(diff: float, margin: float) -> tuple[float, float]:
-    """The package's ``v_draw`` and ``w_draw`` of two teams within ``margin`` of each other."""
+    """The package's ``v_draw`` and ``w_draw`` of two teams within ``margin`` of each other
+    (its cdf and pdf written out, as in :meth:`Skill.rate`)."""
     abs_diff = abs(diff)
     a, b = margin - abs_diff, -margin - abs_diff
-    denom = _cdf(a) - _cdf(b)
+    ea, eb = -a / _SQRT2, -b / _SQRT2
+    za, zb = abs(ea), abs(eb)
+    ca, cb = 1. / (1. + za / 2.), 1. / (1. + zb / 2.)
+    ra = ca * math.exp(-za * za - 1.26551223 + ca * (1.00002368 + ca * (
+        0.37409196 + ca * (0.09678418 + ca * (-0.18628806 + ca * (
+            0.27886807 + ca * (-1.13520398 + ca * (1.48851587 + ca * (
+                -0.82215223 + ca * 0.17087277)))))))))
+    rb = cb * math.exp(-zb * zb - 1.26551223 + cb * (1.00002368 + cb * (
+        0.37409196 + cb * (0.09678418 + cb * (-0.18628806 + cb * (
+            0.27886807 + cb * (-1.13520398 + cb * (1.48851587 + cb * (
+                -0.82215223 + cb * 0.17087277)))))))))
+    denom = 0.5 * (2. - ra if ea < 0 else ra) - 0.5 * (2. - rb if eb < 0 else rb)
     if not denom:
         raise FloatingPointError("TrueSkill cannot rate this tie in floating point")
-    pdf_a, pdf_b = _pdf(a), _pdf(b)
+    pdf_a, pdf_b = _PDF_SCALE * math.exp(-(a ** 2 / 2)), _PDF_SCALE * math.exp(-(b ** 2 / 2))
     v_abs = (pdf_b - pdf_a) / denom     # v of |diff|: the sign is +
     return v_abs * (-1 if diff < 0 else +1), (v_abs ** 2) + (a * pdf_a - b * pdf_b) / denom
 
 
-# The package's fallback backend (trueskill.backends, BSD licence), the standard normal only: the
-# same polynomial erfc and the same operations, so every result is the package's to the bit.
+# The package's fallback backend (trueskill.backends, BSD licence) is written out where it is
+# used, for the standard normal only: cdf(x) = erfc(-x / sqrt 2) / 2 with the same polynomial
+# erfc, pdf(x) = exp(-x^2 / 2) / sqrt(2 pi), the same operations, so the same bits.
 _SQRT2 = math.sqrt(2)
 _PDF_SCALE = 1 / math.sqrt(2 * math.pi)
-
-
-def _cdf(x: float) -> float:
-    return 0.5 * _erfc(-x / _SQRT2)
-
-
-def _pdf(x: float) -> float:
-    return _PDF_SCALE * math.exp(-(x ** 2 / 2))
-
-
-def _erfc(x: float) -> float:
-    z = abs(x)
-    t = 1. / (1. + z / 2.)
-    r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
-        0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
-            0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
-                -0.82215223 + t * 0.17087277)))))))))
-    return 2. - r if x < 0 else r
 
 
 class Ratings:

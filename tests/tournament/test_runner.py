@@ -72,6 +72,7 @@ def test_interrupt_keeps_finished_games_and_stops_every_process(tmp_path: Path) 
 
     report = run_tournament(config, tmp_path, workers=2, progress=stop_after_three)
     assert report.interrupted and 3 <= report.stored < report.total
+    assert seen[-1].stored <= report.stored  # every game committed before Ctrl-C was written
     assert multiprocessing.active_children() == []
     with open_results(tmp_path, "small") as store:
         assert store.game_count() == report.stored

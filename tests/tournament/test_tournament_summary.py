@@ -19,7 +19,7 @@ from arena.tournament.ratings import rank_games, rank_store
 from arena.tournament.store import Store
 
 SKILLS = {"ace": 3.0, "bob": 1.0, "cat": 0.5, "dan": 0.0, "eve": -1.0}
-CONFIG = make_config("bots: [ace, bob, cat, dan, eve]\nrounds: 10\nseed: 21")   # 200 games
+CONFIG = make_config("bots: [ace, bob, cat, dan, eve]\nrounds: 15\nseed: 21")   # 300 games
 VERSIONS = {bot: "v" for bot in SKILLS}
 
 
@@ -44,11 +44,11 @@ def same_rankings(got, records, **extra) -> None:
 
 def test_the_summary_kept_while_storing_equals_rating_the_stored_games_from_scratch(tmp_path):
     records = play_synthetic(CONFIG, SKILLS, seed=2, faulty={"eve": 0.05})
-    assert len(records) == 200
+    assert len(records) == 300
     with fresh_store(tmp_path / "t.sqlite", records) as store:
         store.mark_disqualified("dan", "crashed")
         summary = store.kept_summary()
-        assert summary is not None and (summary.games, summary.next_id) == (200, 200)
+        assert summary is not None and (summary.games, summary.next_id) == (300, 300)
         same_rankings(rank_store(store), records, disqualified=["dan"])
 
 
@@ -69,7 +69,7 @@ def test_a_half_stored_tournament_continues_its_summary_after_reopening(tmp_path
     with Store.open(tmp_path / "t.sqlite") as store:
         store.add_games(records[90:])
         same_rankings(rank_store(store), records)
-        assert store.kept_summary().games == 200
+        assert store.kept_summary().games == 300
 
 
 def test_games_stored_out_of_order_make_the_summary_rebuild_once(tmp_path):
@@ -82,7 +82,7 @@ def test_games_stored_out_of_order_make_the_summary_rebuild_once(tmp_path):
             store.add_game(record)
         assert store.kept_summary() is None  # stale
         same_rankings(rank_store(store), records)
-        assert store.kept_summary().games == 200  # rebuilt, kept, and kept up to date again
+        assert store.kept_summary().games == 300  # rebuilt, kept, and kept up to date again
 
 
 def test_a_failed_write_leaves_the_summary_of_the_stored_games(tmp_path):
