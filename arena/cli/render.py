@@ -15,7 +15,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from arena.services.bench import BenchResult, SandboxBenchResult
+from arena.services.bench import BenchResult, RankingsBenchResult, SandboxBenchResult
 from arena.play.faults import storable
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
@@ -200,6 +200,13 @@ _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0x
              if c not in (0x09, 0x0A)}
 
 
+def render_rankings_bench(console: Console, timed: RankingsBenchResult) -> None:
+    """The figures of ``arena bench --rankings``."""
+    console.print(f"{timed.games:,} synthetic games ({timed.bots} bots, {timed.seats} seats) stored "
+                  f"in {timed.store_seconds:.1f}s ({timed.store_us_per_game:.0f} us a game, rated "
+                  f"as they are stored); rankings: {timed.rank_seconds:.3f}s")
+
+
 def inert(text: str) -> str:
     """Text from a bot, safe for a terminal: control characters are shown (``\\x1b``), never
     obeyed, so a bot cannot clear the screen, forge a line or hide text; lone surrogates are
@@ -375,17 +382,18 @@ def progress_view(progress: Progress | None, width: int = 40) -> RenderableType:
 
 
 def leaders_table(progress: Progress) -> Table:
-    """The live top of the table: clean bots first, by mean place (final table: TrueSkill)."""
-    table = Table(title=f"{progress.tournament}: top {len(progress.leaders)} so far (by mean place)",
+    """The live top of the table: clean bots first, by TrueSkill's mu - 3 sigma (as the rankings)."""
+    table = Table(title=f"{progress.tournament}: top {len(progress.leaders)} so far",
                   title_justify="left")
-    for header in ("#", "bot", "mean place", "win rate", "games", "faults"):
+    for header in ("#", "bot", "mu-3σ", "mean place", "win rate", "games", "faults"):
         table.add_column(header, justify="left" if header == "bot" else "right")
     for rank, lead in enumerate(progress.leaders, 1):
         name = lead.bot + (" (DQ)" if lead.disqualified else "")
         style = "dim strike" if lead.disqualified else ("yellow" if lead.faults else "")
         place = "-" if lead.mean_place is None else f"{lead.mean_place:.2f}"
         rate = "-" if lead.win_rate is None else f"{lead.win_rate:.1%}"
-        table.add_row(str(rank), name, place, rate, str(lead.games), str(lead.faults), style=style)
+        table.add_row(str(rank), name, f"{lead.score:.1f}", place, rate, str(lead.games),
+                      str(lead.faults), style=style)
     return table
 
 
@@ -402,7 +410,10 @@ def render_report(console: Console, report: RunReport) -> None:
         + (f", {report.skipped} skipped (disqualified bots)" if report.skipped else "")
         + f"; this run played {report.played} in {report.elapsed:.1f}s "
         f"({report.games_per_s:.1f} games/s, {report.workers} worker"
-        + ("s" if report.workers != 1 else "") + f"); log: {report.log_path}"
+        + ("s" if report.workers != 1 else "")
+        + ("" if report.parent_ms_per_game is None
+           else f", parent CPU {report.parent_ms_per_game:.2f} ms/game")
+        + f"); log: {report.log_path}"
     )
 
 

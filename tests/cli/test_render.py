@@ -113,3 +113,17 @@ def test_games_json_shape_is_exact():
          "reason": "blocked", "decisions": 8,
          "faults": [{"seat": 1, "bot": "flaky", "code": "TIMEOUT", "detail": "no reply in 1.0 s"}]},
     ]
+
+
+def test_the_live_view_shows_each_leaders_trueskill_score():
+    from arena.cli.render import progress_view
+    from arena.tournament.runner import Leader, Progress
+
+    leaders = (Leader("greedy", 8, 4, 14, 0, False, mu=27.5, sigma=1.25),
+               Leader("random", 8, 2, 20, 0, False))   # not yet rated: the prior, 25 - 3 x 8.33
+    out = console()
+    out.print(progress_view(Progress("demo", 20, 8, 0, 8, 0, 4.0, leaders)))
+    rows = cells(out.file.getvalue())
+    header = rows[0]
+    score = header.index("mu-3σ")
+    assert [row[score] for row in rows[1:]] == ["23.8", "0.0"]
