@@ -6,8 +6,8 @@ drawn at the first run and kept in the store: :func:`~arena.tournament.setup.set
 records the configuration text and hash, the seed, the rule settings and each bot's SHA-256 in
 ``<home>/results/<name>.sqlite`` (growing a tournament whose file gained bots or rounds or whose
 bot changed, and refusing any other change under the same name unless ``restart``:
-:mod:`arena.tournament.growth`), then plays the games not stored yet. :func:`run_plan` does the same for a plan
-whose bots are already resolved, into any folder (``arena duel`` is a tournament run into a
+:mod:`arena.tournament.growth`), then plays the games not stored yet. :func:`run_plan` does the
+same for a plan whose bots are already resolved, into any folder (``arena duel`` is a tournament run into a
 temporary one).
 
 How it stays reproducible (the same stored results and rankings for any number of workers):

@@ -140,7 +140,8 @@ class Schedule:
         arrangements: Sequence[tuple[int, ...]], seed: int, layout: str = ROUNDS_FIRST,
     ) -> None:
         if layout not in LAYOUTS:
-            raise ConfigError(f"unknown schedule layout {layout!r} (expected one of {', '.join(LAYOUTS)})")
+            raise ConfigError(f"unknown schedule layout {layout!r} "
+                              f"(expected one of {', '.join(LAYOUTS)})")
         self._tables = list(table_list)
         self._rounds = rounds
         self._arrangements = list(arrangements)

@@ -88,7 +88,8 @@ class Skill:
                                   backend=None)
         self._margin = float(trueskill.calc_draw_margin(settings.draw_probability, 2, env))
 
-    def rate(self, ratings: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
+    def rate(self, ratings: Sequence[tuple[float, float]],
+             ranks: Sequence[int]) -> list[tuple[float, float]]:
         """New ``(mu, sigma)`` of each player of one game, given as ``(mu, sigma)`` with its rank
         (0 first; equal ranks tie). Raises ``FloatingPointError`` where the package does."""
         n = len(ratings)

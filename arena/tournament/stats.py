@@ -179,11 +179,13 @@ class Tally:
         deal, sums = self._open.get(bot, (-1, [0, 0, 0]))
         return BotSums(bot, self._faults[bot], deal, *sums)
 
-    def changes(self) -> tuple[list[BotSums], list[tuple[str, Category, int]], list[tuple[str, str, int, int]]]:
+    def changes(self) -> tuple[list[BotSums], list[tuple[str, Category, int]],
+                               list[tuple[str, str, int, int]]]:
         """What changed since the last call: the bots' sums, the deal categories
         ``(bot, category, deals)`` and the pairs ``(bot, opponent, games, ahead)``."""
         bots = [self.bot_sums(bot) for bot in sorted(self._touched)]
-        categories = [(bot, cat, self._closed[bot][cat]) for bot, cat in sorted(self._touched_categories)]
+        categories = [(bot, cat, self._closed[bot][cat])
+                      for bot, cat in sorted(self._touched_categories)]
         pairs = [(a, b, self._pairs[(a, b)][0], self._pairs[(a, b)][1])
                  for a, b in sorted(self._touched_pairs)]
         self._touched, self._touched_categories, self._touched_pairs = set(), set(), set()
