@@ -39,8 +39,8 @@ def run(
     out = console()
     display = _Display()
     if out.is_terminal:
-        # One redraw a second: drawing the table costs the parent a few ms each time, which at
-        # 4 a second was most of its work per game (the runner's own share is ~0.1 ms a game).
+        # One redraw a second: drawing the table costs the parent several ms each time, which
+        # at 4 a second was more than all its other work for the games played meanwhile.
         with Live(get_renderable=display.view, console=out, refresh_per_second=1,
                   transient=True) as live:
             display.live = live
