@@ -9,7 +9,7 @@ from typing import Optional, Sequence
 import typer
 from rich.console import Console
 
-from arena.services.bench import bench_inprocess, bench_openspiel, bench_sandboxed
+from arena.services.bench import bench_inprocess, bench_openspiel, bench_rankings, bench_sandboxed
 from arena.cli.app import app, console, handles_errors
 from arena.cli.options import home_option, workspace_of
 from arena.errors import IllegalActionError, InvalidActionError
@@ -18,7 +18,7 @@ from arena.engine.position import load_position
 from arena.tournament.replay import load_stored_game, replay_moves
 from arena.sandbox.workspace import builtin_dir
 from arena.cli.render import (
-    render_bench, render_outcome, render_position, render_rules, render_rules_list, render_sandbox_bench,
+    render_bench, render_rankings_bench, render_outcome, render_position, render_rules, render_rules_list, render_sandbox_bench,
     render_step, render_stored_game, render_stored_result, seat_names,
 )
 from arena.engine.rules import load_rules, preset_names
@@ -105,9 +105,18 @@ def bench(
     seed: int = typer.Option(0, "--seed", help="First deal seed."),
     peer: Optional[str] = typer.Option(None, "--peer", help="Also run a peer engine: 'openspiel'."),
     sandbox: bool = typer.Option(False, "--sandbox", help="Every seat a sandboxed random bot process."),
+    rankings: bool = typer.Option(False, "--rankings", help="Time `arena rankings` on a temporary store of --games synthetic games."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
-    """Play random-vs-random games in-process and report games/s and decisions/s."""
+    """Play random-vs-random games in-process and report games/s and decisions/s (or, with
+    --rankings, how long the rankings of a stored tournament of --games games take)."""
+    if rankings:
+        timed = bench_rankings(games, seed)
+        if as_json:
+            print(json.dumps(timed.to_json()))
+        else:
+            render_rankings_bench(console(), timed)
+        return
     rule_set = load_rules(rules_name)
     seat_count = seats or rule_set.seats_default
     rule_set.check_seats(seat_count)

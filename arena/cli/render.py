@@ -22,7 +22,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from arena.services.bench import BenchResult, SandboxBenchResult
+from arena.services.bench import BenchResult, RankingsBenchResult, SandboxBenchResult
 from arena.play.faults import storable
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
@@ -417,6 +417,13 @@ def render_bench(console: Console, results: list[BenchResult]) -> None:
 
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
              if c not in (0x09, 0x0A)}
+
+
+def render_rankings_bench(console: Console, timed: RankingsBenchResult) -> None:
+    """The figures of ``arena bench --rankings``."""
+    console.print(f"{timed.games:,} synthetic games ({timed.bots} bots, {timed.seats} seats) stored "
+                  f"in {timed.store_seconds:.1f}s ({timed.store_us_per_game:.0f} us a game, rated "
+                  f"as they are stored); rankings: {timed.rank_seconds:.3f}s")
 
 
 def inert(text: str) -> str:
@@ -855,16 +862,17 @@ def progress_view(progress: Progress | None, width: int = 80) -> RenderableType:
     return Group(header, leaders_table(progress, width))
 
 
-LEADERS_DROPS = ("games",)
+LEADERS_DROPS = ("place", "games")
 
 
 def leaders_table(progress: Progress, width: int = 80) -> RenderableType:
-    """The live top of the table: clean bots first, by mean place (final table: TrueSkill),
-    fitted to ``width`` cells (names cut in the middle)."""
+    """The live top of the table, by TrueSkill's ``mu - 3 sigma`` (as the rankings), fitted to
+    ``width`` cells (names cut in the middle)."""
     leaders = progress.leaders
     columns = [
         _Column("rank", "#", [str(rank) for rank in range(1, len(leaders) + 1)]),
-        _Column("place", "mean place", ["-" if x.mean_place is None else f"{x.mean_place:.2f}"
+        _Column("score", "mu-3σ", [f"{x.score:.1f}" for x in leaders]),
+        _Column("place", "place", ["-" if x.mean_place is None else f"{x.mean_place:.2f}"
                                         for x in leaders]),
         _Column("rate", "win rate", ["-" if x.win_rate is None else f"{x.win_rate:.1%}"
                                      for x in leaders]),
@@ -878,7 +886,7 @@ def leaders_table(progress: Progress, width: int = 80) -> RenderableType:
                         {x.bot: name_width - len(m) for x, m in zip(leaders, marks)})
     bots = _Column("bot", "bot", [shown[x.bot] + m for x, m in zip(leaders, marks)], "left")
     styles = ["dim strike" if x.disqualified else ("yellow" if x.faults else "") for x in leaders]
-    title = Text(middle_cut(f"{progress.tournament}: top {len(leaders)} so far (by mean place)",
+    title = Text(middle_cut(f"{progress.tournament}: top {len(leaders)} so far (TrueSkill)",
                             width), style="bold")
     return Group(title, _table([kept[0], bots, *kept[1:]], styles))
 
@@ -895,7 +903,9 @@ def render_report(console: Console, report: RunReport) -> None:
     console.print(f"{report.tournament}: {report.stored} of {report.total} games stored; "
                   f"this run played {report.played} in {report.elapsed:.1f}s")
     console.print(f"{report.games_per_s:.1f} games/s with {report.workers} worker"
-                  + ("s" if report.workers != 1 else ""))
+                  + ("s" if report.workers != 1 else "")
+                  + ("" if report.parent_ms_per_game is None
+                     else f"; parent CPU {report.parent_ms_per_game:.2f} ms/game"))
     console.print(f"log: {report.log_path}")  # a line of its own: a path can be long
 
 

@@ -47,13 +47,15 @@ def run(
     path = workspace_of(home).tournament_file(file)
     _warn_about_workers(workers)
     if out.is_terminal:
-        with Live(get_renderable=display.view, console=out, refresh_per_second=4,
+        # One redraw a second: drawing the table costs the parent several ms each time, which
+        # at 4 a second was more than all its other work for the games played meanwhile.
+        with Live(get_renderable=display.view, console=out, refresh_per_second=1,
                   transient=True) as live:
             display.live = live
             report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted, display)
     else:
         report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted, display)
-    _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted))
+    _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted), display.shown)
 
 
 def _warn_about_workers(workers: int | None) -> None:
@@ -71,10 +73,12 @@ def _run(file: Path, home: Path, workers: int | None, restart: bool, max_games: 
                           progress=display.update, max_games=max_games, trusted=trusted)
 
 
-def _finish(report: RunReport, home: Path, argv: list[str]) -> None:
+def _finish(report: RunReport, home: Path, argv: list[str], shown: list[str]) -> None:
     out = console()
     if report.archive is not None:
         out.print(f"the old results were archived to {report.archive}")
+    if report.growth is not None and report.growth not in shown:
+        out.print(report.growth)
     render_report(out, report)
     with open_results(home, report.tournament) as store:
         render_rankings(out, rank_store(store))
@@ -102,12 +106,14 @@ class _Display:
     def __init__(self) -> None:
         self.live: Live | None = None
         self.latest: Progress | None = None
+        self.shown: list[str] = []   # the notices printed above the live view
 
     def update(self, progress: Progress) -> None:
         """The runner's progress callback."""
         self.latest = progress
         if progress.notice and self.live is not None:
             self.live.console.print(f"[bold red]{progress.notice}[/]")
+            self.shown.append(progress.notice)
 
     def view(self) -> RenderableType:
         """The live display's current content, fitted to the terminal's width."""

@@ -1,13 +1,20 @@
-"""Benchmarks: random-vs-random games in-process, and the same workload on OpenSpiel's engine.
+"""Benchmarks: random-vs-random games in-process, the same workload on OpenSpiel's engine, and
+the rankings of a large stored tournament.
 
 The random policy is the one a random bot uses: a uniform choice among
 :meth:`~arena.engine.game.Game.legal_actions`, seeded, so two runs play the same games. Forced actions
 (RULINGS G2) go through the same path, since every decision counts in decisions/s.
+
+:func:`bench_rankings` stores synthetic games through the results store's commit path (which
+keeps the TrueSkill ratings and the statistics' sums as it goes) and times
+:func:`~arena.tournament.ratings.rank_store` on them: ``arena bench --rankings --games 1000000``.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -15,10 +22,17 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.engine.game import Game
+from arena.engine.outcome import OutcomeReason
 from arena.engine.rules import RuleSet
+from arena.play.faults import Fault, FaultCode
 from arena.play.referee import BotClient, Referee
 from arena.sandbox import BotSpec, Limits, SandboxedBot
 from arena.sandbox.bench import pinned, raw_round_trip_us
+from arena.tournament.config import BotEntry, TournamentConfig
+from arena.tournament.ratings import rank_store
+from arena.tournament.records import GameRecord
+from arena.tournament.schedule import Schedule, ScheduledGame
+from arena.tournament.store import Store
 
 OPENSPIEL_INSTALL = "pip install open-spiel   (or: python -m pip install -e '.[peers]')"
 
@@ -194,3 +208,82 @@ def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path: Path, seed
     start_ms = starts[len(starts) // 2] * 1000 if starts else 0.0
     return SandboxBenchResult(result, sum(b.asked for b in bots), sum(b.seconds for b in bots), raw,
                               rotating, inprocess, start_ms)
+
+
+@dataclass(frozen=True)
+class RankingsBenchResult:
+    """``arena rankings`` on a tournament of ``games`` synthetic games (``bots`` at ``seats``).
+
+    ``store_seconds`` is the time to store them through the results store's commit path
+    (:meth:`~arena.tournament.store.Store.add_games`, which keeps the ratings as it goes);
+    ``rank_seconds`` the time :func:`~arena.tournament.ratings.rank_store` then takes, from
+    opening the store to the finished rankings with their intervals.
+    """
+
+    games: int
+    bots: int
+    seats: int
+    store_seconds: float
+    rank_seconds: float
+
+    @property
+    def store_us_per_game(self) -> float:
+        """Microseconds to store one game (and rate it)."""
+        return self.store_seconds / self.games * 1e6 if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``arena bench --rankings --json`` prints."""
+        return {"games": self.games, "bots": self.bots, "seats": self.seats,
+                "store_seconds": round(self.store_seconds, 2),
+                "store_us_per_game": round(self.store_us_per_game, 1),
+                "rank_seconds": round(self.rank_seconds, 4)}
+
+
+RANKINGS_BOTS = ("ace", "bob", "cat", "dan", "eve")   # 5 bots at 4 seats: 20 games a round
+_BATCH = 1000
+
+
+def bench_rankings(games: int, seed: int = 0, seats: int = 4) -> RankingsBenchResult:
+    """Store ``games`` synthetic games of a 5-bot round-robin (skills apart, Gaussian noise,
+    rare faults) in a temporary results store, then time ranking it as ``arena rankings`` does.
+
+    The games hold no moves (the rankings never read them; the file stays small).
+    """
+    if games < 1:
+        raise ArenaError(f"--games: expected at least 1, got {games}")
+    per_round = math.comb(len(RANKINGS_BOTS), seats) * seats
+    config = TournamentConfig(name="rankings-bench",
+                              bots=tuple(BotEntry(b, b) for b in RANKINGS_BOTS), seats=seats,
+                              rounds=-(-games // per_round), seed=seed)
+    schedule = Schedule.from_config(config)
+    rng = random.Random(seed)
+    skills = {bot: 2.0 - i for i, bot in enumerate(RANKINGS_BOTS)}
+    with tempfile.TemporaryDirectory(prefix="arena-rankings-bench-") as folder:
+        path = Path(folder) / "bench.sqlite"
+        started = time.perf_counter()
+        with Store.open(path) as store:
+            store.init_tournament(config, "", {}, {bot: "synthetic" for bot in RANKINGS_BOTS})
+            for start in range(0, games, _BATCH):
+                store.add_games([_synthetic(schedule[g], skills, rng)
+                                 for g in range(start, min(games, start + _BATCH))])
+        stored = time.perf_counter() - started
+        started = time.perf_counter()
+        with Store.open(path, readonly=True) as store:
+            rankings = rank_store(store)
+        ranked = time.perf_counter() - started
+    assert rankings.games == games
+    return RankingsBenchResult(games, len(RANKINGS_BOTS), seats, stored, ranked)
+
+
+def _synthetic(game: ScheduledGame, skills: dict[str, float], rng: random.Random) -> GameRecord:
+    """One played-looking game: rounded noisy performances (ties happen), a fault in 1 of 500."""
+    perf = [round(skills[bot] + rng.gauss(0.0, 2.0)) for bot in game.table]
+    faulty = rng.randrange(len(perf)) if rng.random() < 0.002 else None
+    order = sorted({p for s, p in enumerate(perf) if s != faulty}, reverse=True)
+    places = [tuple(s for s, p in enumerate(perf) if p == level and s != faulty) for level in order]
+    if faulty is not None:
+        places.append((faulty,))
+    winner = places[0][0] if len(places[0]) == 1 else None
+    faults = () if faulty is None else (Fault(faulty, game.table[faulty], FaultCode.TIMEOUT, "slow"),)
+    return GameRecord(game.game_id, game.deal_id, game.table, game.deal_seed, tuple(places),
+                      winner, OutcomeReason.EMPTIED, 40, 0.01, faults)

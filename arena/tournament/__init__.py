@@ -6,16 +6,21 @@ Pure library code (no engine needed); the game-playing side builds on it:
 * :mod:`~arena.tournament.schedule` -- :class:`Schedule`: every game to play, by ``game_id``.
 * :mod:`~arena.tournament.records` -- :class:`GameRecord` / :class:`Fault`, the raw results.
 * :mod:`~arena.tournament.store` -- :class:`Store`: one SQLite file per tournament.
-* :mod:`~arena.tournament.ratings` -- :class:`Ratings`: TrueSkill in schedule order, incremental.
+* :mod:`~arena.tournament.growth` -- what a changed tournament keeps of its stored games.
+* :mod:`~arena.tournament.skill` -- TrueSkill as the ``trueskill`` package computes it, fast.
+* :mod:`~arena.tournament.ratings` -- :class:`Ratings`: TrueSkill in schedule order; the standings.
 * :mod:`~arena.tournament.stats` -- per-bot statistics with bootstrap intervals, head-to-head.
+* :mod:`~arena.tournament.summary` -- the ratings and sums the store keeps as games are stored.
 * :mod:`~arena.tournament.export` -- CSV / JSON Lines files.
 
 Typical flow: ``config = load_config(path)``; ``store = Store.open(results_path(config.name))``;
 give a file without ``seed`` its secret one (``replace(config, seed=...)``: the drawn seed the
 store keeps, else :func:`~arena.tournament.schedule.fresh_seed`, as
 :func:`arena.tournament.setup.settle_seed` does for the runner);
-``store.init_tournament(...)``; play ``Schedule.from_config(config).pending(store.done_game_ids())``
-and ``store.add_game(record)`` each; then ``standings = rank_store(store)`` and render it.
+``store.init_tournament(...)``; play
+``Schedule.from_config(config, store.layout).pending(store.done_game_ids())`` and store them
+(``store.add_games(records)``, in schedule order); then ``standings = rank_store(store)`` and
+render it.
 """
 
 from arena.sandbox.spec import Limits

@@ -4,10 +4,11 @@
 (:mod:`arena.tournament.setup`), settles the seed (a file without ``seed`` gets a secret one,
 drawn at the first run and kept in the store: :func:`~arena.tournament.setup.settle_seed`),
 records the configuration text and hash, the seed, the rule settings and each bot's SHA-256 in
-``<home>/results/<name>.sqlite`` (refusing a changed setup under the same name unless
-``restart``), checks every bot (below), then plays the games not stored yet. :func:`run_plan`
-does the same for a plan whose bots are already resolved, into any folder (``arena duel`` is a
-tournament run into a temporary one).
+``<home>/results/<name>.sqlite`` (growing a tournament whose file gained bots or rounds or whose
+bot changed, and refusing any other change under the same name unless ``restart``:
+:mod:`arena.tournament.growth`), checks every bot (below), then plays the games not stored yet.
+:func:`run_plan` does the same for a plan whose bots are already resolved, into any folder
+(``arena duel`` is a tournament run into a temporary one).
 
 One run at a time: the run holds the tournament's lock (:mod:`arena.tournament.lock`) from
 before it opens the store until it returns; a second run of the same tournament is refused at
@@ -23,14 +24,18 @@ refused with its own error on one line (:class:`BotRefusedError`) before any gam
 
 How it stays reproducible (the same stored results and rankings for any number of workers):
 
-* games are handed out in schedule order, one at a time (at most :data:`PER_WORKER` given to
-  a worker at once), to ``spawn`` workers (:mod:`arena.tournament.worker`), each with its own
-  pipe; deal seeds come from the schedule, per-seat bot seeds from the referee; bots must not
+* games are handed out in schedule order, one at a time, to ``spawn`` workers
+  (:mod:`arena.tournament.worker`), each with its own pipe, each holding a short queue (see
+  Speed); deal seeds come from the schedule, per-seat bot seeds from the referee; bots must not
   carry state from one game to the next (a worker reuses each bot's process);
-* results may arrive in any order; the parent **commits them in schedule order**, each game in
-  its own transaction as soon as every earlier game is committed;
-  games finished ahead of an earlier one wait in memory, and the hand-out never runs more than
-  :data:`LOOKAHEAD` games per worker ahead of the oldest unfinished game, so that wait is short;
+* results may arrive in any order; the parent **commits them in schedule order**, as soon as
+  every earlier game is committed; games finished ahead of an earlier one wait in memory, and
+  the hand-out never runs more than :data:`LOOKAHEAD` games per worker ahead of the oldest
+  unfinished game, so that wait is short. Committed games are written in batches, one
+  transaction every :data:`FLUSH_S` seconds (or :data:`FLUSH_GAMES` games), which also brings
+  the store's TrueSkill ratings and statistics up to date
+  (:meth:`~arena.tournament.store.Store.add_games`); a stop, a failure or the end writes what is
+  left first;
 * disqualification (:mod:`arena.tournament.discipline`) is decided on committed games, hence in
   schedule order: a disqualified bot's later games are played with its seat given to the
   fallback from the first move. Each game is committed only if it was played with the seats
@@ -41,16 +46,23 @@ How it stays reproducible (the same stored results and rankings for any number o
 Stopping: Ctrl-C (``KeyboardInterrupt``, also when raised by the ``progress`` callback) stops the
 workers at once (SIGTERM: each kills its bots), commits what had finished, and returns a report
 with ``interrupted=True``; running again resumes. A ``kill -9`` of the parent loses only the
-games in flight or waiting for an earlier one: workers get SIGTERM through
-``PR_SET_PDEATHSIG`` and kill their bots. Every process logs into ``results/<name>.log``.
-An ``on_game`` callback (:func:`run_plan`) that returns True stops the run early and cleanly:
-it is fed each game as it is committed, in schedule order, so where it stops does not depend
-on the number of workers (``arena duel --sprt``).
+games in flight, waiting for an earlier one or not yet written (at most :data:`FLUSH_S`
+seconds of them): workers get SIGTERM through ``PR_SET_PDEATHSIG`` and kill their bots. Every
+process logs into ``results/<name>.log``. An ``on_game`` callback (:func:`run_plan`) that
+returns True stops the run early and cleanly: it is fed each game as it is committed, in
+schedule order, so where it stops does not depend on the number of workers
+(``arena duel --sprt``).
 
 Speed: with no more workers than CPUs, worker ``i`` and its bots are pinned to CPU ``i`` (the
-parent, mostly idle, floats); the parent's work per game is a pipe read, one SQLite transaction
-and a few counters (the live table ranks by mean place; TrueSkill is computed once, from the
-store, for the final rankings).
+parent, mostly idle, floats). The parent's work per game is a pipe read, a share of one SQLite
+transaction, one TrueSkill update (:mod:`arena.tournament.skill`) and a few counters; progress
+goes to the display at most every :data:`TICK_S` seconds. The parent does not wake for every
+game: it naps up to :data:`NAP_S` between looks at its pipes, and gives each worker enough
+games to play through a nap (:class:`_Pace`, from the games' durations; at most
+:data:`QUEUE_MAX`). Each wake-up then handles several results with warm caches, and the
+parent, which runs on the workers' CPUs, interrupts them less: measured on two cores, waking
+for every game cost the parent about twice the CPU. :attr:`RunReport.parent_cpu_s` says what it
+cost (``arena run`` prints it per game).
 """
 
 from __future__ import annotations
@@ -59,9 +71,10 @@ import bisect
 import contextlib
 import logging
 import logging.handlers
+import math
 import multiprocessing
-import multiprocessing.connection
 import os
+import selectors
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -84,14 +97,19 @@ from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule
 from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
 from arena.tournament.setup import config_text as config_text_of
-from arena.tournament.store import Store, results_path
+from arena.tournament.store import Opening, Store, results_path
+from arena.tournament.summary import Summary
 from arena.tournament.worker import GameJob, Probe, WorkerSetup, worker_main
 
 log = logging.getLogger("arena.tournament")
 
-LOOKAHEAD = 16          # games per worker that may be handed out past the oldest unfinished one
-PER_WORKER = 2          # games given to a worker at a time: one playing, one ready to start
+QUEUE_MAX = 16          # games a worker may hold at once (one playing, the others waiting)
+LOOKAHEAD = 2 * QUEUE_MAX   # games per worker that may be handed out past the oldest unfinished one
+NAP_S = 0.25            # the longest the parent sleeps between looks at its workers' pipes
 TOP = 5                 # bots in Progress.leaders
+FLUSH_S = 0.5           # committed games are written at least this often...
+FLUSH_GAMES = 500       # ...or once this many wait
+TICK_S = 0.25           # the progress callback is called at most this often
 
 
 class TournamentError(ArenaError):
@@ -121,12 +139,13 @@ class LiveTally:
 
 @dataclass(frozen=True)
 class Leader:
-    """One line of the live table: a bot's counts so far.
+    """One line of the live table: a bot's counts and TrueSkill rating so far.
 
-    The live table ranks by mean place, which costs nothing per game (a fault already cost its
-    game: the bot was placed last); the final rankings are TrueSkill's (:func:`~arena.tournament.ratings.rank_store`), which
-    would cost the parent ~0.4 ms per game while workers compete for the cores. In a
-    round-robin both orders settle about as fast (RATINGS.md).
+    The rating is the store's (:meth:`~arena.tournament.store.Store.add_games` keeps it as
+    batches are written), so the live table ranks as the final rankings do (by
+    ``mu - 3 sigma``; a fault already cost its game: the bot was placed last). It is the prior
+    until the bot's first written game, and in a grown tournament it covers the games up to the
+    first one still to play.
     """
 
     bot: str
@@ -135,6 +154,13 @@ class Leader:
     place_sum: int
     faults: int
     disqualified: bool
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
+
+    @property
+    def score(self) -> float:
+        """The conservative rating ``mu - 3 sigma`` the rankings sort by."""
+        return self.mu - 3.0 * self.sigma
 
     @property
     def mean_place(self) -> float | None:
@@ -146,14 +172,14 @@ class Leader:
         """Share of games won, ``None`` before the first game."""
         return self.wins / self.games if self.games else None
 
-    def sort_key(self) -> tuple[float, float, str]:
-        """Lower mean place first, then more wins, then the name."""
-        return (self.mean_place or float("inf"), -(self.win_rate or 0.0), self.bot)
+    def sort_key(self) -> tuple[float, str]:
+        """The higher ``mu - 3 sigma`` first, then the name (as the rankings)."""
+        return (-self.score, self.bot)
 
 
 @dataclass(frozen=True)
 class Progress:
-    """A snapshot for a live display, sent after every committed game and every ~0.25 s."""
+    """A snapshot for a live display, sent at most every :data:`TICK_S` seconds (and at the end)."""
 
     tournament: str
     total: int
@@ -188,7 +214,9 @@ class RunReport:
     disqualified bot's games are played, by its fallback).
 
     ``seed`` is the tournament's seed; ``seed_drawn`` says it was drawn at random (the file has
-    none), this run or the first one.
+    none), this run or the first one. ``growth`` says how a changed tournament grew (what was
+    kept and what was left to play), ``None`` when it did not; ``parent_cpu_s`` is the CPU time
+    the parent process spent (its threads included) while the games were played.
     """
 
     tournament: str
@@ -205,6 +233,13 @@ class RunReport:
     archive: Path | None = None
     seed: int | None = None
     seed_drawn: bool = False
+    growth: str | None = None
+    parent_cpu_s: float = 0.0
+
+    @property
+    def parent_ms_per_game(self) -> float | None:
+        """Parent CPU milliseconds per game played in this run, ``None`` before any."""
+        return self.parent_cpu_s / self.played * 1000 if self.played else None
 
     @property
     def complete(self) -> bool:
@@ -286,12 +321,15 @@ def run_plan(
             _check_contracts(plan, origins)
         with Store.open(path) as store, tournament_log(log_path):
             plan = settle_seed(plan, store.tournament(), restart)
-            archive = _init_store(store, plan, restart)
+            opening = _init_store(store, plan, restart)
+            if opening.growth:
+                log.info("%s", opening.growth)
             run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
-                       trusted, disqualify, origins if check else None, on_game)
+                       trusted, disqualify, origins if check else None, on_game,
+                       notice=opening.growth)
             report = run.execute()
-    return _with(report, log_path=log_path, archive=archive, seed=plan.config.seed,
-                 seed_drawn=plan.seed_drawn)
+    return _with(report, log_path=log_path, archive=opening.archive, seed=plan.config.seed,
+                 seed_drawn=plan.seed_drawn, growth=opening.growth)
 
 
 def _plan(config: str | Path | TournamentConfig, home: str | Path, text: str | None,
@@ -323,7 +361,7 @@ def _refusal(refused: dict[str, str], origins: dict[str, str]) -> BotRefusedErro
                            + "; ".join(parts))
 
 
-def _init_store(store: Store, plan: Plan, restart: bool) -> Path | None:
+def _init_store(store: Store, plan: Plan, restart: bool) -> Opening:
     try:
         return store.init_tournament(plan.config, plan.config_text, plan.rules.settings,
                                      plan.versions, restart=restart, seed_drawn=plan.seed_drawn)
@@ -350,10 +388,11 @@ class _Run:
 
     def __init__(self, plan: Plan, store: Store, workers: int, progress: ProgressCallback | None,
                  max_games: int | None, trusted: bool, disqualify: bool,
-                 origins: dict[str, str] | None, on_game: GameCallback | None = None) -> None:
+                 origins: dict[str, str] | None, on_game: GameCallback | None = None,
+                 notice: str | None = None) -> None:
         self.plan, self.store, self.progress, self.on_game = plan, store, progress, on_game
         self.name = plan.config.name
-        self.schedule = Schedule.from_config(plan.config)
+        self.schedule = Schedule.from_config(plan.config, store.layout)
         self.total = len(self.schedule)
         self.done = store.done_game_ids()
         self.budget = max_games if max_games is not None else self.total
@@ -367,45 +406,75 @@ class _Run:
         self.in_flight: set[int] = set()
         self.buffer: dict[int, GameRecord] = {}
         self.again: list[int] = []   # games to play again: played before a disqualification
+        self.kept: dict[int, GameRecord] = {}  # stored after a game still to play (grown)
+        self.batch: list[GameRecord] = []  # committed, in schedule order, not yet written
+        self.pace = _Pace()
         self.started = time.monotonic()
-        self.last_tick = 0.0
-        self._notice: str | None = None
+        self.cpu_started = time.process_time()
+        self.last_tick = self.flushed = self.started
+        self._notice: str | None = notice
         self._replay_stored()
-        self.workers = max(1, min(workers, self._left(), self.budget))
+        self.workers = max(1, min(workers, self._left(workers), self.budget))
 
     # -- state from the store --------------------------------------------------------------
 
     def _replay_stored(self) -> None:
-        """Rebuild the tallies and disqualifications from the stored games (resume)."""
-        for record in self.store.games():
-            self._count(record, live=False)
+        """Rebuild the tallies and disqualifications from the stored games (resume).
+
+        The stored games are the first ones of the schedule, except in a grown tournament:
+        there, those after its first game still to play are kept aside and counted only when
+        the commits reach them (:meth:`_advance`), each checked against the disqualifications of
+        the games before it, as a game just played is.
+        """
+        first_missing = next((g for g in range(self.total) if g not in self.done), self.total)
+        for record in self.store.games(moves=False):
+            if record.game_id < first_missing:
+                self._count(record, live=False)
+            else:
+                self.kept[record.game_id] = record
         self._advance()
 
-    def _left(self) -> int:
-        """Games still to play."""
-        return sum(1 for g in range(self.next_commit, self.total) if g not in self.done)
+    def _left(self, enough: int) -> int:
+        """Games still to play, counted up to ``enough``."""
+        left = 0
+        for g in range(self.next_commit, self.total):
+            if g not in self.done:
+                left += 1
+                if left >= enough:
+                    break
+        return left
 
     # -- the run ---------------------------------------------------------------------------
 
     def execute(self) -> RunReport:
         interrupted = False
         if self._pending_exists():
-            with _Pool(self._setups(), self.name) as pool:
-                try:
-                    if self.origins is not None:
-                        self._probe(pool, self.origins)
-                    self._loop(pool)
-                except KeyboardInterrupt:
-                    interrupted = True
-                    self.progress = None  # no more display updates after Ctrl-C
-                    log.warning("interrupted: stopping the workers")
-                    pool.stop()
-                    self._drain(pool)
+            try:
+                with _Pool(self._setups(), self.name) as pool:
+                    try:
+                        if self.origins is not None:
+                            self._probe(pool, self.origins)
+                        self._loop(pool)
+                    except KeyboardInterrupt:
+                        interrupted = True
+                        self.progress = None  # no more display updates after Ctrl-C
+                        log.warning("interrupted: stopping the workers")
+                        pool.stop()
+                        self._drain(pool)
+            finally:
+                with _sigint_ignored():
+                    self._flush()  # every committed game is written, whatever stopped the run
+        if self.next_commit == self.total:
+            self.store.catch_up()  # a grown tournament's kept games after the last one played
         try:
             self._notify(force=True)
         except KeyboardInterrupt:
             interrupted = True
-        return self._report(interrupted)
+        report = self._report(interrupted)
+        if report.played:
+            log.info("parent CPU: %.3f s for %d games (%.3f ms a game)", report.parent_cpu_s,
+                     report.played, report.parent_ms_per_game)
+        return report
 
     def _pending_exists(self) -> bool:
         return self.next_commit < self.total and self.budget > 0
@@ -436,8 +505,7 @@ class _Run:
             pool.send(Probe(bot, config.seats, seat_seed(config.seed, index, "probe")))
         faults: dict[str, Fault | None] = {}
         while len(faults) < len(bots):
-            message = pool.receive(timeout=0.25)
-            if message is not None:
+            for message in pool.receive(timeout=TICK_S):
                 if message[0] == "error":
                     self._handle(message)  # raises
                 bot, fault = message[2]
@@ -453,24 +521,27 @@ class _Run:
                  len(self.done), self.workers)
         self._dispatch(pool)
         while self.in_flight:
-            message = pool.receive(timeout=0.25)
-            if message is not None:
+            messages = pool.receive(timeout=TICK_S)
+            for message in messages:
                 self._handle(message)
-                self._dispatch(pool)
+            self._dispatch(pool)
             self._notify()
+            if messages:
+                time.sleep(self.pace.nap())  # results gather meanwhile: one wake-up, several games
 
     def _dispatch(self, pool: _Pool) -> None:
         """Hand out games to play again first, then new ones in schedule order, within the
         queue and lookahead limits."""
-        while self.again and pool.has_room(PER_WORKER):
+        queue = self.pace.queue()
+        while self.again and pool.has_room(queue):
             self._send(pool, self.again.pop(0))
         limit_ahead = self.next_commit + LOOKAHEAD * self.workers
-        while (self.budget > 0 and pool.has_room(PER_WORKER)
+        while (self.budget > 0 and pool.has_room(queue)
                and self.next_dispatch < min(self.total, limit_ahead)):
             gid = self.next_dispatch
             self.next_dispatch += 1
-            if gid in self.done:
-                continue
+            if gid in self.done or gid in self.in_flight:
+                continue  # stored, or being played again already
             self._send(pool, gid)
             self.budget -= 1
 
@@ -486,6 +557,7 @@ class _Run:
             raise TournamentError(f"worker {worker} failed; finished games are kept: "
                                   f"{payload.strip().splitlines()[-1]}")
         record = GameRecord.from_dict(payload)
+        self.pace.count(record.duration_s)
         if not self._current(record):
             self._again(record.game_id)  # a disqualification came first: it is out of date
             return
@@ -505,10 +577,19 @@ class _Run:
 
     def _advance(self) -> None:
         """Commit every game that is next in schedule order and was played with the seats
-        out that the games before it put out; send any other back to be played again."""
+        out that the games before it put out; send any other back to be played again (a kept
+        game of a grown tournament is taken out of the store first)."""
         while self.next_commit < self.total:
             gid = self.next_commit
-            if gid in self.buffer:
+            if gid in self.kept:
+                record = self.kept.pop(gid)
+                if not self._current(record):
+                    self.store.drop_game(gid)
+                    self.done.discard(gid)
+                    self._again(gid)
+                    return
+                self._count(record)
+            elif gid in self.buffer:
                 record = self.buffer.pop(gid)
                 if not self._current(record):
                     self._again(gid)
@@ -519,13 +600,21 @@ class _Run:
             self.next_commit += 1
 
     def _commit(self, record: GameRecord) -> None:
-        self.store.add_game(record)
-        self.played += 1  # counted once stored: a result still waiting for an earlier game may be lost
+        self.batch.append(record)
+        self.played += 1  # counted once committed: a result still waiting for an earlier game may be lost
         self.done.add(record.game_id)
         self._count(record)
         if self.on_game is not None and self.on_game(record):
             self.budget = 0  # hand out nothing more; the games in flight are finished
-        self._notify(force=True)
+        if len(self.batch) >= FLUSH_GAMES or time.monotonic() - self.flushed >= FLUSH_S:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Write the committed games (one transaction), with the store's ratings."""
+        self.flushed = time.monotonic()
+        if self.batch:
+            batch, self.batch = self.batch, []
+            self.store.add_games(batch)
 
     def _count(self, record: GameRecord, live: bool = True) -> None:
         """Feed one stored game (in schedule order) to the live tallies and the discipline."""
@@ -536,6 +625,7 @@ class _Run:
             bot = record.table[seat]
             self.tallies[bot].count(seat == record.winner, place, bot in faulty)
         for bot, reason in self.discipline.apply(record).items():
+            self._flush()  # the games that disqualified it are stored before the verdict
             self.store.mark_disqualified(bot, reason)
             if live:
                 self._notice = (f"{bot} is disqualified: {reason}; its remaining games are "
@@ -557,7 +647,9 @@ class _Run:
 
     def _notify(self, force: bool = False) -> None:
         now = time.monotonic()
-        if self.progress is None or (not force and now - self.last_tick < 0.1):
+        if now - self.flushed >= FLUSH_S:
+            self._flush()  # a quiet spell (slow games): what is committed gets written anyway
+        if self.progress is None or (not force and now - self.last_tick < TICK_S):
             return
         self.last_tick = now
         notice, self._notice = self._notice, None
@@ -568,8 +660,12 @@ class _Run:
 
     def leaders(self, count: int = TOP) -> tuple[Leader, ...]:
         """The current top of the live table (see :class:`Leader`)."""
-        lines = [Leader(bot, t.games, t.wins, t.place_sum, t.faults, self.discipline.is_out(bot))
-                 for bot, t in self.tallies.items()]
+        summary = self.store.kept_summary() or Summary()  # none while stale: the prior
+        lines = []
+        for bot, t in self.tallies.items():
+            rating = summary.rating(bot)
+            lines.append(Leader(bot, t.games, t.wins, t.place_sum, t.faults,
+                                self.discipline.is_out(bot), rating.mu, rating.sigma))
         lines.sort(key=Leader.sort_key)
         return tuple(lines[:count])
 
@@ -579,6 +675,7 @@ class _Run:
             total=self.total, stored=self.store.game_count(), skipped=0,
             played=self.played, elapsed=time.monotonic() - self.started, workers=self.workers,
             disqualified=dict(self.store.disqualified()), interrupted=interrupted,
+            parent_cpu_s=time.process_time() - self.cpu_started,
         )
 
 
@@ -587,11 +684,36 @@ def _played_absent(record: GameRecord) -> set[int]:
     return {fault.seat for fault in record.faults if fault.code is FaultCode.DISQUALIFIED}
 
 
+class _Pace:
+    """How long games take, hence how many a worker should hold to play through the parent's
+    naps, and how long those naps may be (see the module docstring's Speed)."""
+
+    def __init__(self) -> None:
+        self.game_s: float | None = None    # a moving average of the games' durations
+
+    def count(self, seconds: float) -> None:
+        """One more game's duration (the referee's wall time for it)."""
+        self.game_s = seconds if self.game_s is None else 0.9 * self.game_s + 0.1 * seconds
+
+    def queue(self) -> int:
+        """Games a worker may hold: one playing and enough waiting to last two naps."""
+        if not self.game_s:
+            return 2
+        return max(2, min(QUEUE_MAX, math.ceil(2 * NAP_S / self.game_s) + 1))
+
+    def nap(self) -> float:
+        """Seconds to sleep after a wake-up: :data:`NAP_S`, or half of a worker's queue."""
+        if not self.game_s:
+            return 0.0
+        return min(NAP_S, (self.queue() - 1) * self.game_s / 2)
+
+
 class _Pool:
     """The worker processes (spawn context), each with its own pipe, and the log queue.
 
     One pipe per worker, written synchronously on both sides: no shared lock and no feeder
-    thread per message, which measurably slowed two pinned workers on two cores.
+    thread per message, which measurably slowed two pinned workers on two cores. The pipes are
+    watched by one selector made once (``multiprocessing.connection.wait`` builds one a call).
     """
 
     def __init__(self, setups: list[WorkerSetup], name: str) -> None:
@@ -606,6 +728,9 @@ class _Pool:
             for s, (_, child) in zip(setups, pipes)
         ]
         self._children = [child for _, child in pipes]
+        self.selector = selectors.DefaultSelector()
+        for index, conn in enumerate(self.conns):
+            self.selector.register(conn, selectors.EVENT_READ, index)
         self.load = [0] * len(setups)
         self._ready: list[tuple[str, int, Any]] = []
         self._stopped = False
@@ -624,6 +749,7 @@ class _Pool:
                 self._finish()
             self.stop()
             self.listener.stop()
+            self.selector.close()
             for conn in self.conns:
                 conn.close()
             self.log_queue.cancel_join_thread()
@@ -639,15 +765,20 @@ class _Pool:
         """True while some worker has fewer than ``per_worker`` jobs given and not answered."""
         return min(self.load) < per_worker
 
-    def receive(self, timeout: float) -> tuple[str, int, Any] | None:
-        """The next worker message, or ``None`` after ``timeout``; raises if a worker died."""
-        if not self._ready:
-            for conn in multiprocessing.connection.wait(self.conns, timeout):
-                self._read(conn)
-        return self._ready.pop(0) if self._ready else None
+    def receive(self, timeout: float) -> list[tuple[str, int, Any]]:
+        """Every worker message there is, waiting up to ``timeout`` for the first one (an
+        empty list after that); raises if a worker died."""
+        while True:
+            ready = self.selector.select(0 if self._ready else timeout)
+            if not ready:
+                break
+            for key, _ in ready:
+                self._read(key.data)
+        messages, self._ready = self._ready, []
+        return messages
 
-    def _read(self, conn: Any) -> None:
-        index = self.conns.index(conn)
+    def _read(self, index: int) -> None:
+        conn = self.conns[index]
         try:
             message = conn.recv()
         except (EOFError, OSError):

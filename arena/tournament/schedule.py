@@ -1,6 +1,7 @@
 """The deterministic game schedule of a tournament.
 
-Order: tables, then deals within a table (``rounds`` fresh deals), then seatings within a deal.
+Order: rounds, then tables within a round, then seatings within a deal: round 0 deals once at
+every table, then round 1, and so on, so every bot's games are spread over the whole run.
 
 * Round-robin: every ``seats``-sized combination of the sorted bot names
   (``itertools.combinations``). With fewer bots than seats (a duel's; a tournament file is
@@ -15,17 +16,26 @@ Order: tables, then deals within a table (``rounds`` fresh deals), then seatings
   left out, as its game would only replay that one.
 
 Every replay of one deal shares its ``deal_id`` and ``deal_seed`` (duplicate deals), so seat luck
-cancels out. ``deal_seed`` comes from SHA-256 of ``f"{seed}:{deal_id}"`` (63 bits, fits SQLite).
-Anyone who knows ``seed`` can therefore recompute every deal: :func:`fresh_seed` draws a secret
-one (a tournament file without ``seed``, ``arena submit``, ``arena duel``).
+cancels out. A deal's seed belongs to the deal itself, not to its place in the schedule: SHA-256
+of the tournament's seed, the round and the table's bots (:func:`table_deal_seed`, 63 bits, fits
+SQLite). So a tournament that grows (more bots, more rounds: :mod:`arena.tournament.growth`)
+deals every kept game the same cards as before, and the same as the grown tournament played
+from scratch. Anyone who knows ``seed`` can recompute every deal: :func:`fresh_seed` draws a
+secret one (a tournament file without ``seed``, ``arena submit``, ``arena duel``).
+
 A game's ``game_id`` is its index in schedule order, so results are comparable across runs and
 the whole schedule never needs to exist in memory: :class:`Schedule` computes any game from its id.
+
+Stores written before tournaments could grow keep the layout they were played in
+(:data:`TABLES_FIRST`): tables, then rounds, then seatings, each deal seeded from its index
+(:func:`deal_seed`); such a tournament resumes as it started.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import math
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
@@ -33,6 +43,11 @@ from dataclasses import dataclass
 
 from arena.errors import ConfigError
 from arena.tournament.config import MAX_SEED, TournamentConfig
+
+
+ROUNDS_FIRST = "rounds-first"   # the layout of every new tournament (see the module docstring)
+TABLES_FIRST = "tables-first"   # the layout of the stores written before tournaments could grow
+LAYOUTS = (ROUNDS_FIRST, TABLES_FIRST)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +62,20 @@ class ScheduledGame:
 
 
 def deal_seed(seed: int, deal_id: int) -> int:
-    """The 63-bit seed of deal ``deal_id`` in a tournament seeded with ``seed``."""
-    digest = hashlib.sha256(f"{seed}:{deal_id}".encode("ascii")).digest()
+    """The 63-bit seed of deal number ``deal_id`` drawn from ``seed`` (the deals of a
+    :data:`TABLES_FIRST` schedule; ``arena submit`` numbers its deals the same way)."""
+    return _seed_of(f"{seed}:{deal_id}")
+
+
+def table_deal_seed(seed: int, round_index: int, table: Sequence[str]) -> int:
+    """The 63-bit seed of the deal of round ``round_index`` at ``table`` (its bots, as listed by
+    :func:`tables`) in a tournament seeded with ``seed``: where the deal sits in the schedule
+    does not matter, so a grown tournament deals it alike."""
+    return _seed_of(f"{seed}:{round_index}:" + json.dumps(list(table), separators=(",", ":")))
+
+
+def _seed_of(text: str) -> int:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
 
@@ -110,25 +137,40 @@ class Schedule:
 
     def __init__(
         self, table_list: Sequence[tuple[str, ...]], rounds: int,
-        arrangements: Sequence[tuple[int, ...]], seed: int,
+        arrangements: Sequence[tuple[int, ...]], seed: int, layout: str = ROUNDS_FIRST,
     ) -> None:
+        if layout not in LAYOUTS:
+            raise ConfigError(f"unknown schedule layout {layout!r} "
+                              f"(expected one of {', '.join(LAYOUTS)})")
         self._tables = list(table_list)
         self._rounds = rounds
         self._arrangements = list(arrangements)
         self._seed = seed
+        self.layout = layout
+        self._last_deal: tuple[int, int] = (-1, 0)    # (deal_id, its seed): replays come in a row
 
     @classmethod
-    def from_config(cls, config: TournamentConfig) -> Schedule:
+    def from_config(cls, config: TournamentConfig, layout: str = ROUNDS_FIRST) -> Schedule:
         """The schedule that ``config`` describes; its seed must be settled (not ``None``)."""
         if config.seed is None:
             raise ConfigError(f"tournament {config.name!r} has no seed yet: draw one "
                               "(arena.tournament.setup.settle_seed) before scheduling it")
-        return cls(tables(config), config.rounds, deal_seatings(config), config.seed)
+        return cls(tables(config), config.rounds, deal_seatings(config), config.seed, layout)
 
     @property
     def tables(self) -> list[tuple[str, ...]]:
         """The tables in schedule order (see the module docstring; seats come from the seating)."""
         return list(self._tables)
+
+    @property
+    def rounds(self) -> int:
+        """Fresh deals per table."""
+        return self._rounds
+
+    @property
+    def arrangements(self) -> list[tuple[int, ...]]:
+        """The seatings of every deal (:func:`deal_seatings`)."""
+        return list(self._arrangements)
 
     @property
     def deal_count(self) -> int:
@@ -144,15 +186,37 @@ class Schedule:
         return self.deal_count * self.seatings_per_deal
 
     def __getitem__(self, game_id: int) -> ScheduledGame:
-        if not 0 <= game_id < len(self):
-            raise IndexError(f"game id {game_id} is outside the schedule (0..{len(self) - 1})")
-        deal_id, seating = divmod(game_id, self.seatings_per_deal)
-        members = self._tables[deal_id // self._rounds]
+        round_index, table_index, seating = self.locate(game_id)
+        deal_id = game_id // len(self._arrangements)
+        members = self._tables[table_index]
         table = tuple(members[i] for i in self._arrangements[seating])
-        return ScheduledGame(game_id, deal_id, table, deal_seed(self._seed, deal_id), seating)
+        if self._last_deal[0] != deal_id:
+            seed = (table_deal_seed(self._seed, round_index, members) if self.layout == ROUNDS_FIRST
+                    else deal_seed(self._seed, deal_id))
+            self._last_deal = (deal_id, seed)
+        return ScheduledGame(game_id, deal_id, table, self._last_deal[1], seating)
 
     def __iter__(self) -> Iterator[ScheduledGame]:
         return (self[game_id] for game_id in range(len(self)))
+
+    def locate(self, game_id: int) -> tuple[int, int, int]:
+        """``(round, table index, seating)`` of game ``game_id``; raises ``IndexError`` outside."""
+        if not 0 <= game_id < len(self):
+            raise IndexError(f"game id {game_id} is outside the schedule (0..{len(self) - 1})")
+        deal_id, seating = divmod(game_id, len(self._arrangements))
+        if self.layout == ROUNDS_FIRST:
+            round_index, table_index = divmod(deal_id, len(self._tables))
+        else:
+            table_index, round_index = divmod(deal_id, self._rounds)
+        return round_index, table_index, seating
+
+    def game_id(self, round_index: int, table_index: int, seating: int) -> int:
+        """The id of the game of round ``round_index`` at table ``table_index`` in ``seating``."""
+        if self.layout == ROUNDS_FIRST:
+            deal_id = round_index * len(self._tables) + table_index
+        else:
+            deal_id = table_index * self._rounds + round_index
+        return deal_id * len(self._arrangements) + seating
 
     def pending(self, done: Iterable[int]) -> Iterator[ScheduledGame]:
         """The games whose ids are not in ``done``, in schedule order (for resuming)."""
@@ -161,11 +225,13 @@ class Schedule:
 
     def games_of(self, bot: str) -> Iterator[ScheduledGame]:
         """The games in which ``bot`` plays, in schedule order."""
-        per_table = self._rounds * self.seatings_per_deal
-        for index, members in enumerate(self._tables):
-            if bot in members:
-                start = index * per_table
-                yield from (self[g] for g in range(start, start + per_table))
+        mine = [index for index, members in enumerate(self._tables) if bot in members]
+        deals = (
+            (r, t) for r in range(self._rounds) for t in mine
+        ) if self.layout == ROUNDS_FIRST else ((r, t) for t in mine for r in range(self._rounds))
+        for round_index, table_index in deals:
+            start = self.game_id(round_index, table_index, 0)
+            yield from (self[g] for g in range(start, start + len(self._arrangements)))
 
 
 def schedule_size(bots: int, seats: int, rounds: int, kind: str = "rotations") -> int:

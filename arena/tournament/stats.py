@@ -1,14 +1,22 @@
 """Per-bot statistics with bootstrap intervals, and the head-to-head crosstable.
 
-:class:`Tally` accumulates games in any order (it only keeps sums, so arrival order never
-matters). Per bot it keeps, for every deal it played, the sums of games, wins and places over
-that deal's seatings. Places are 1-based in competition ranking (see
-:mod:`arena.tournament.records`); a win is the record's ``winner`` seat.
+:class:`Tally` takes games in schedule (``game_id``) order, the order the runner commits them
+in, and keeps only sums, so its size never grows with the number of games: per bot, how many of
+its deals ended with each ``(games, wins, place sum)`` over that deal's seatings (the deal's
+*category*), the sums of the deal it is playing now, its faults; per pair of bots, their shared
+games and how often one finished ahead. A deal's seatings come one after the other in the
+schedule, so a bot's deal is over when one of its games belongs to a later deal. Places are
+1-based in competition ranking (see :mod:`arena.tournament.records`); a win is the record's
+``winner`` seat.
+
+These are the sufficient statistics of every figure of the rankings: the results store keeps
+them as it stores games (:mod:`arena.tournament.summary`), so ranking a million games reads a
+few hundred rows.
 
 Intervals are 95% percentile bootstrap intervals that resample a bot's deals with replacement
-(the seatings of one duplicate deal are not independent, so whole deals are the unit). Deals with
-equal sums are pooled into categories and a resample draws multinomial category counts, so one
-resample costs O(categories), not O(deals): 1,000 resamples stay fast at any tournament size.
+(the seatings of one duplicate deal are not independent, so whole deals are the unit). A
+resample draws multinomial counts over the categories, so one resample costs O(categories), not
+O(deals): 1,000 resamples stay fast at any tournament size.
 Each bot's RNG is ``random.Random(f"{seed}:{bot}")``: output is deterministic.
 """
 
@@ -17,9 +25,10 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from arena.tournament.errors import RecordError
 from arena.tournament.records import GameRecord
 
 DEFAULT_RESAMPLES = 1000
@@ -27,6 +36,7 @@ DEFAULT_BOOTSTRAP_SEED = 2026
 CONFIDENCE = 0.95
 
 Interval = tuple[float, float]
+Category = tuple[int, int, int]     # one deal of one bot: (games, wins, place sum)
 
 
 @dataclass(frozen=True)
@@ -64,56 +74,92 @@ class HeadToHead:
         return self.ahead / self.games if self.games else None
 
 
+@dataclass(frozen=True)
+class BotSums:
+    """What :class:`Tally` keeps of one bot apart from its finished deals: its faults and the
+    deal it is playing (``deal`` its id, ``-1`` before its first game)."""
+
+    bot: str
+    faults: int = 0
+    deal: int = -1
+    games: int = 0
+    wins: int = 0
+    places: int = 0
+
+
 class Tally:
-    """Order-independent sums over games: per-deal results per bot, faults, head-to-head."""
+    """Sums over games given in schedule order: deal categories per bot, faults, head-to-head."""
 
     def __init__(self) -> None:
-        # bot -> deal_id -> [games, wins, place sum]
-        self._deals: dict[str, dict[int, list[int]]] = defaultdict(dict)
+        self._closed: dict[str, Counter[Category]] = defaultdict(Counter)
+        self._open: dict[str, tuple[int, list[int]]] = {}   # bot -> (deal id, [games, wins, places])
         self._faults: Counter[str] = Counter()
         # (a, b) -> [games, a ahead of b]
         self._pairs: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
         self.games = 0
+        self._touched: set[str] = set()
+        self._touched_categories: set[tuple[str, Category]] = set()
+        self._touched_pairs: set[tuple[str, str]] = set()
 
     def add(self, record: GameRecord) -> None:
-        """Count one game."""
+        """Count one game; a bot's games must come in deal order (schedule order does)."""
         places = record.seat_places()
+        deal = record.deal_id
         for seat, bot in enumerate(record.table):
-            sums = self._deals[bot].setdefault(record.deal_id, [0, 0, 0])
+            current = self._open.get(bot)
+            if current is None or current[0] != deal:
+                if current is not None:
+                    if deal < current[0]:
+                        raise RecordError(
+                            f"game {record.game_id} of deal {deal} comes after {bot!r} played deal "
+                            f"{current[0]}: the statistics take games in schedule order")
+                    self._close(bot, current[1])
+                current = (deal, [0, 0, 0])
+                self._open[bot] = current
+            sums = current[1]
             sums[0] += 1
-            sums[1] += int(record.winner == seat)
+            sums[1] += record.winner == seat
             sums[2] += places[seat]
-        self._faults.update(fault.bot for fault in record.faults)
+        for fault in record.faults:
+            self._faults[fault.bot] += 1
         self._add_pairs(record.table, places)
+        self._touched.update(record.table)
         self.games += 1
 
     def add_many(self, records: Iterable[GameRecord]) -> None:
-        """Count several games."""
+        """Count several games, in schedule order."""
         for record in records:
             self.add(record)
 
     def bots(self) -> list[str]:
         """Every bot seen so far, sorted."""
-        return sorted(set(self._deals) | set(self._faults))
+        return sorted(set(self._open) | set(self._faults))
 
     def faults(self, bot: str) -> int:
         """Number of faults recorded against ``bot``."""
         return self._faults[bot]
 
+    def categories(self, bot: str) -> Counter[Category]:
+        """How many of the deals of ``bot`` ended with each ``(games, wins, place sum)``; the
+        deal it is playing counts with what it holds so far."""
+        counts = Counter(self._closed.get(bot, {}))
+        current = self._open.get(bot)
+        if current is not None:
+            counts[(current[1][0], current[1][1], current[1][2])] += 1
+        return counts
+
     def stats(
         self, bot: str, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
     ) -> BotStats:
         """The statistics of ``bot`` with bootstrap intervals (deterministic for a ``seed``)."""
-        deals = self._deals.get(bot, {})
-        games = sum(s[0] for s in deals.values())
-        wins = sum(s[1] for s in deals.values())
+        categories = self.categories(bot)
+        games = sum(g * k for (g, _, _), k in categories.items())
         if not games:
             return BotStats(bot, 0, 0, None, None, None, None, self._faults[bot])
-        places = sum(s[2] for s in deals.values())
+        wins = sum(w * k for (_, w, _), k in categories.items())
+        places = sum(p * k for (_, _, p), k in categories.items())
         rng = random.Random(f"{seed}:{bot}")
-        win_ci, place_ci = bootstrap_intervals(
-            [tuple(s) for s in deals.values()], resamples, rng  # type: ignore[misc]
-        )
+        win_ci, place_ci = bootstrap_intervals(categories, resamples, rng)
         return BotStats(
             bot, games, wins, wins / games, win_ci, places / games, place_ci, self._faults[bot]
         )
@@ -126,24 +172,71 @@ class Tally:
             result[(a, b)] = HeadToHead(a, b, games, ahead, behind)
         return result
 
+    # -- the sums as rows, to store them and read them back --------------------------------
+
+    def bot_sums(self, bot: str) -> BotSums:
+        """The faults and the open deal of ``bot``."""
+        deal, sums = self._open.get(bot, (-1, [0, 0, 0]))
+        return BotSums(bot, self._faults[bot], deal, *sums)
+
+    def changes(self) -> tuple[list[BotSums], list[tuple[str, Category, int]],
+                               list[tuple[str, str, int, int]]]:
+        """What changed since the last call: the bots' sums, the deal categories
+        ``(bot, category, deals)`` and the pairs ``(bot, opponent, games, ahead)``."""
+        bots = [self.bot_sums(bot) for bot in sorted(self._touched)]
+        categories = [(bot, cat, self._closed[bot][cat])
+                      for bot, cat in sorted(self._touched_categories)]
+        pairs = [(a, b, self._pairs[(a, b)][0], self._pairs[(a, b)][1])
+                 for a, b in sorted(self._touched_pairs)]
+        self._touched, self._touched_categories, self._touched_pairs = set(), set(), set()
+        return bots, categories, pairs
+
+    @classmethod
+    def restore(
+        cls, games: int, bots: Iterable[BotSums], categories: Iterable[tuple[str, Category, int]],
+        pairs: Iterable[tuple[str, str, int, int]],
+    ) -> Tally:
+        """A tally holding what :meth:`changes` gave, for ``games`` games."""
+        tally = cls()
+        tally.games = games
+        for row in bots:
+            if row.faults:
+                tally._faults[row.bot] = row.faults
+            if row.deal >= 0:
+                tally._open[row.bot] = (row.deal, [row.games, row.wins, row.places])
+        for bot, category, deals in categories:
+            if deals:
+                tally._closed[bot][category] = deals
+        for a, b, shared, ahead in pairs:
+            tally._pairs[(a, b)] = [shared, ahead]
+        return tally
+
+    def _close(self, bot: str, sums: list[int]) -> None:
+        category = (sums[0], sums[1], sums[2])
+        self._closed[bot][category] += 1
+        self._touched_categories.add((bot, category))
+
     def _add_pairs(self, table: tuple[str, ...], places: tuple[int, ...]) -> None:
+        touched = self._touched_pairs
         for i, a in enumerate(table):
             for j, b in enumerate(table):
                 if i != j:
                     cell = self._pairs[(a, b)]
                     cell[0] += 1
-                    cell[1] += int(places[i] < places[j])
+                    cell[1] += places[i] < places[j]
+                    touched.add((a, b))
 
 
 def bootstrap_intervals(
-    deal_sums: list[tuple[int, int, int]], resamples: int, rng: random.Random
+    deal_categories: Mapping[Category, int], resamples: int, rng: random.Random
 ) -> tuple[Interval, Interval]:
     """95% percentile intervals of (win rate, mean place) resampling deals with replacement.
 
-    ``deal_sums`` holds one ``(games, wins, place sum)`` per deal, each with ``games >= 1``.
+    ``deal_categories`` counts the deals by their ``(games, wins, place sum)``, each with
+    ``games >= 1``.
     """
-    categories = sorted(Counter(deal_sums).items())
-    n = len(deal_sums)
+    categories = sorted((cat, k) for cat, k in deal_categories.items() if k)
+    n = sum(k for _, k in categories)
     win_rates, mean_places = [], []
     for _ in range(resamples):
         counts = multinomial(rng, n, [freq for _, freq in categories])

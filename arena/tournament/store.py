@@ -3,19 +3,29 @@
 It holds the configuration snapshot (YAML text and :attr:`TournamentConfig.config_hash`), the
 tournament's seed and whether it was drawn at random (a file without ``seed``: the drawn seed
 lives only here, so that a resume deals the same cards), the rules name and a JSON snapshot of
-the rule settings, each bot's version (a SHA-256 of its file or command), the disqualified bots,
-and every finished game as a raw :class:`GameRecord`.
+the rule settings, each bot's version (a SHA-256 of its file or command), the schedule's layout,
+the disqualified bots, every finished game as a raw :class:`GameRecord`, and the running
+:class:`~arena.tournament.summary.Summary` of those games (TrueSkill ratings and the statistics'
+sums), which the rankings read instead of re-rating every game.
 
 * WAL mode; ``synchronous=NORMAL``: a crash of the process never loses a committed game, a power
   cut may lose the last few, which a resume simply replays (they are not in
   :meth:`Store.done_game_ids`).
-* One transaction per game: :meth:`Store.add_game` commits at once, and refuses a game id that is
-  already stored (:class:`DuplicateGameError`), so nothing is ever stored twice.
+* :meth:`Store.add_games` stores several games in one transaction (the runner commits a batch
+  every half second or so), and refuses a game id that is already stored
+  (:class:`DuplicateGameError`, the whole batch rolled back), so nothing is ever stored twice.
+  The summary is brought up to date in the same transaction, so it always describes exactly the
+  stored games; games stored out of schedule order make it stale, and it is rebuilt once.
 * A full disk or a read-only file or folder raises :class:`StoreWriteError` with one line; the
   transaction is rolled back, so no stored result is damaged and the store stays usable.
-* :meth:`Store.init_tournament` refuses (:class:`ConfigChangedError`) to mix results of a
-  different configuration, rule settings or bot versions under the same name; ``restart=True``
-  first copies the whole file to ``<name>.<UTC time>.sqlite`` beside it, then clears it.
+* :meth:`Store.init_tournament` resumes the same tournament, grows a changed one whose stored
+  games stay valid (more bots, more rounds, a new version of a bot: :mod:`arena.tournament.growth`
+  keeps them, renumbered to the grown schedule, and drops the changed bots' games), and refuses
+  (:class:`ConfigChangedError`, naming what changed) to mix results of a different
+  configuration; ``restart=True`` first copies the whole file to ``<name>.<UTC time>.sqlite``
+  beside it, then clears it.
+* A store written before the summary existed (schema 1) is upgraded the first time it is opened
+  (when its file can be written; otherwise the summary is computed in memory at every read).
 
 Only one process (the parent) should write; readers (``arena rankings`` during a run) are fine.
 """
@@ -23,10 +33,11 @@ Only one process (the parent) should write; readers (``arena rankings`` during a
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -36,9 +47,14 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.errors import (
     ConfigChangedError, DuplicateGameError, RecordError, StoreError, StoreWriteError,
 )
+from arena.tournament.growth import Growth, StoredSetup, judge
 from arena.tournament.records import GameRecord
+from arena.tournament.schedule import LAYOUTS, ROUNDS_FIRST, TABLES_FIRST
+from arena.tournament.skill import RatingSettings
+from arena.tournament.stats import BotSums
+from arena.tournament.summary import BotRow, Summary, SummaryRows
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2      # 2: the summary tables; 1 (read, and upgraded): games only
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,7 +76,33 @@ CREATE TABLE IF NOT EXISTS games (
     moves TEXT NOT NULL,
     hands TEXT,
     finished_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS summary_bots (
+    bot TEXT PRIMARY KEY,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    faults INTEGER NOT NULL,
+    deal INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    places INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS summary_deals (
+    bot TEXT NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    places INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    PRIMARY KEY (bot, games, wins, places));
+CREATE TABLE IF NOT EXISTS summary_pairs (
+    bot TEXT NOT NULL,
+    opponent TEXT NOT NULL,
+    games INTEGER NOT NULL,
+    ahead INTEGER NOT NULL,
+    PRIMARY KEY (bot, opponent));
 """
+_SUMMARY_TABLES = ("summary_bots", "summary_deals", "summary_pairs")
+# meta keys of the summary: the next game id it may take and the games it holds; no summary_next
+# means there is no valid summary (a store of schema 1, or games stored out of order)
+_SUMMARY_META = ("summary_next", "summary_games")
 
 # The games table keeps one column per record field (for queries, and so that stores written
 # before stay readable); each column holds the field's value in GameRecord.to_dict, the record's
@@ -76,6 +118,18 @@ _ORDER = (
     "decisions", "duration_s", "faults", "moves", "hands", "finished_at",
 )
 _GAME_COLUMNS = ", ".join(_ORDER)
+# what the summary reads of a game: everything but its moves and hands (the bulk of a row)
+_LIGHT_COLUMNS = ", ".join(c if c not in ("moves", "hands") else "NULL" for c in _ORDER)
+_INSERT_GAME = f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * len(_ORDER))})"
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What :meth:`Store.init_tournament` did: the archive of a restart, the growth it applied
+    (:meth:`arena.tournament.growth.Growth.describe`), both ``None`` for a plain resume."""
+
+    archive: Path | None = None
+    growth: str | None = None
 
 
 @dataclass(frozen=True)
@@ -100,20 +154,36 @@ def results_path(name: str, results_dir: str | Path = "results") -> Path:
 class Store:
     """An open results store; create it with :meth:`Store.open`. Usable as a context manager."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool = False) -> None:
         self._conn = conn
         self.path = path
+        self.readonly = readonly
+        self._old_schema = False        # a schema-1 store read as it is (its file is read-only)
+        self._summary: Summary | None = None    # the stored summary, as loaded (writers only)
+        self._top = -1                  # the highest stored game id, once the summary is loaded
 
     @classmethod
     def open(cls, path: str | Path, create: bool = True, readonly: bool = False) -> Store:
-        """Open (or with ``create``, create) the store at ``path``; ``readonly`` never writes."""
+        """Open (or with ``create``, create) the store at ``path``; ``readonly`` never writes
+        through this connection (a store of an older schema is first upgraded through another
+        one, when its file can be written)."""
         path = Path(path)
         if not path.exists() and (readonly or not create):
             raise StoreError(f"{path}: no results store there")
         if not readonly:
             _make_folder(path.parent)
-        store = cls(_connect(path, readonly), path)
-        store._prepare(readonly)
+        store = cls(_connect(path, readonly), path, readonly)
+        try:
+            store._prepare(readonly)
+        except BaseException:
+            store.close()
+            raise
+        if store._old_schema:
+            store.close()
+            with contextlib.suppress(StoreError):
+                cls.open(path, create=False).close()    # upgrade it, once, if it can be written
+            store = cls(_connect(path, readonly), path, readonly)
+            store._prepare(readonly)
         return store
 
     def close(self) -> None:
@@ -137,42 +207,44 @@ class Store:
         *,
         restart: bool = False,
         seed_drawn: bool = False,
-    ) -> Path | None:
-        """Record the tournament's identity, or check it matches what is stored (resume).
+    ) -> Opening:
+        """Record the tournament's identity, or check it against what is stored: resume the same
+        tournament, grow a changed one whose stored games stay valid (see the module doc).
 
         ``config.seed`` must be settled (see :func:`arena.tournament.setup.settle_seed`); it is
         recorded with ``seed_drawn`` (True when it was drawn at random, the file having none).
 
-        Raises :class:`ConfigChangedError` when games or disqualifications are stored under a
-        different configuration hash, rule settings or bot versions. With ``restart=True`` the old
-        file is first copied beside the store and then cleared, whether or not the setup changed
-        (a user who asks to start over gets a fresh start); returns that archive's path.
-        A store with no results yet is simply re-initialised.
+        Raises :class:`ConfigChangedError`, naming every change, when games or
+        disqualifications are stored under a configuration, rule settings or bot versions that
+        the stored games do not survive. With ``restart=True`` the old file is first copied
+        beside the store and then cleared, whether or not the setup changed (a user who asks to
+        start over gets a fresh start). A store with no results yet is simply re-initialised.
         """
         if config.seed is None:
             raise ConfigError(f"{self.path}: tournament {config.name!r} has no seed yet: draw one "
                               "(arena.tournament.setup.settle_seed) before recording it")
         info = self.tournament()
         rules_json = _dumps(rules_snapshot)
-        if info is not None and self._has_results():
-            changes = self._changes(info, config, rules_json, bot_versions)
-            if not changes and not restart:
-                return None  # the same tournament: resume it
-            if changes and not restart:
+        if info is not None and self._has_results() and not restart:
+            verdict = judge(self._stored_setup(info), config, rules_snapshot, bot_versions)
+            if verdict.refusals:
                 raise ConfigChangedError(
                     f"{self.path}: tournament {info.name!r} holds {self.game_count()} games of a "
-                    f"different setup ({'; '.join(changes)}); restart it (the old results are "
-                    "archived) or use another name"
+                    f"different setup ({'; '.join(verdict.refusals)}); restart it (the old results "
+                    "are archived) or use another name"
                 )
-            archive = self._archive()
-        else:
-            archive = None
+            if verdict.growth is None:
+                return Opening()  # the same tournament: resume it
+            told = verdict.growth.describe(self._stored_per_table(verdict.growth))
+            self._grow(verdict.growth, config, config_text, rules_json, bot_versions, seed_drawn)
+            return Opening(growth=told)
+        archive = self._archive() if info is not None and self._has_results() else None
         self._write_identity(config, config_text, rules_json, bot_versions, seed_drawn)
-        return archive
+        return Opening(archive=archive)
 
     def tournament(self) -> TournamentInfo | None:
         """The recorded tournament, or ``None`` before :meth:`init_tournament`."""
-        meta = dict(self._read("SELECT key, value FROM meta", (), "read the tournament"))
+        meta = self._meta()
         if "config_hash" not in meta:
             return None
         return TournamentInfo(
@@ -186,6 +258,15 @@ class Store:
             seed_drawn=meta.get("seed_drawn") == "1",
         )
 
+    @property
+    def layout(self) -> str:
+        """The schedule layout the stored games follow (:mod:`arena.tournament.schedule`): that
+        of every new tournament, or the one of a store written before tournaments could grow."""
+        layout = self._meta().get("schedule", TABLES_FIRST)
+        if layout not in LAYOUTS:
+            raise StoreError(f"{self.path}: unknown schedule layout {layout!r}")
+        return layout
+
     def bot_versions(self) -> dict[str, str]:
         """Each bot's recorded version (name -> SHA-256)."""
         return dict(self._read("SELECT name, version FROM bots ORDER BY name", (), "read bots"))
@@ -194,13 +275,52 @@ class Store:
 
     def add_game(self, record: GameRecord, finished_at: datetime | None = None) -> None:
         """Store one finished game in its own transaction; refuses a stored ``game_id``."""
-        row = _game_row(record, finished_at or datetime.now(timezone.utc))
-        sql = f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * len(row))})"
+        self.add_games([record], finished_at)
+
+    def add_games(self, records: Sequence[GameRecord], finished_at: datetime | None = None) -> None:
+        """Store finished games in one transaction, with the summary brought up to date.
+
+        Refuses (:class:`DuplicateGameError`, nothing of the batch stored) a game id that is
+        already stored. Games given in schedule order, each above every stored one, keep the
+        summary current; an earlier one makes it stale until :meth:`summary` rebuilds it.
+        """
+        if not records:
+            return
+        at = (finished_at or datetime.now(timezone.utc)).isoformat()
+        summary = self._writable_summary()
         try:
-            with self._transaction(f"store game {record.game_id}"):
-                self._conn.execute(sql, row)
-        except sqlite3.IntegrityError as exc:
-            raise DuplicateGameError(record.game_id) from exc
+            with self._transaction(f"store game {records[0].game_id}"
+                                   + (f" and {len(records) - 1} more" if len(records) > 1 else "")):
+                self._conn.executemany(_INSERT_GAME, [_game_row(r, at) for r in records])
+                if summary is not None:
+                    self._extend(summary, records)
+        except sqlite3.IntegrityError as exc:   # rolled back by now
+            self._summary = None
+            raise DuplicateGameError(self._first_stored(records)) from exc
+        except BaseException:
+            self._summary = None  # it may hold games that were rolled back: load it again
+            raise
+        self._top = max(self._top, max(r.game_id for r in records))
+
+    def _first_stored(self, records: Sequence[GameRecord]) -> int:
+        """The first of ``records`` (refused, rolled back) whose id is stored or repeated."""
+        ids = [r.game_id for r in records]
+        seen: set[int] = set()
+        for gid in ids:
+            if gid in seen:
+                return gid
+            seen.add(gid)
+        marks = ", ".join("?" * len(ids))
+        rows = self._conn.execute(f"SELECT game_id FROM games WHERE game_id IN ({marks}) "
+                                  "ORDER BY game_id LIMIT 1", ids).fetchall()
+        return int(rows[0][0]) if rows else ids[0]
+
+    def drop_game(self, game_id: int) -> None:
+        """Take a stored game out (a grown tournament's kept game that a disqualification
+        before it makes out of date; it is played again). The summary never holds such a game:
+        it holds the games up to the first one still to play."""
+        with self._transaction(f"drop game {game_id}"):
+            self._conn.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
 
     def done_game_ids(self) -> set[int]:
         """Ids of every stored game (to skip them on resume)."""
@@ -210,8 +330,11 @@ class Store:
         """Number of stored games."""
         return int(self._read("SELECT COUNT(*) FROM games", (), "count games")[0][0])
 
-    def games(self) -> Iterator[GameRecord]:
-        """Every stored game in ``game_id`` (schedule) order."""
+    def games(self, moves: bool = True) -> Iterator[GameRecord]:
+        """Every stored game in ``game_id`` (schedule) order; without ``moves``, each without
+        its moves and hands (the bulk of a stored game: reading the results only is faster)."""
+        if not moves:
+            return self._light_games(0)
         return (record for record, _ in self.finished_games())
 
     def game(self, game_id: int) -> GameRecord | None:
@@ -222,16 +345,45 @@ class Store:
 
     def finished_games(self) -> Iterator[tuple[GameRecord, str]]:
         """Every stored game with its finishing time (ISO 8601, UTC), in ``game_id`` order."""
-        sql = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY game_id"
-        with self._guard("read games", write=False):
-            cursor = self._conn.execute(sql)
-        while True:
-            with self._guard("read games", write=False):
-                rows = cursor.fetchmany(500)
-            if not rows:
-                return
-            for row in rows:
-                yield self._record(row), row[-1]
+        return self._rows(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY game_id", ())
+
+    # -- the summary -------------------------------------------------------------------------
+
+    def summary(self, settings: RatingSettings | None = None) -> Summary:
+        """The summary of every stored game, in schedule order.
+
+        Read from the store, plus any stored game it does not hold yet (the kept games of a
+        grown tournament still being played); a stale or missing summary is rebuilt from the
+        games once (and kept, when this connection writes). Other rating ``settings`` than the
+        defaults are computed from the games every time.
+        """
+        if settings is not None and settings != RatingSettings():
+            return self._summarise(self._light_games(0), settings)
+        with self._snapshot():
+            stored = None if self._old_schema else self._load_summary()
+            ahead = [] if stored is None else list(self._light_games(stored.next_id))
+        if stored is None:
+            return self._rebuild()
+        if not ahead:
+            return stored
+        summary = copy.deepcopy(stored)
+        summary.add_many(ahead)
+        return summary
+
+    def kept_summary(self) -> Summary | None:
+        """The summary as this writer keeps it while storing games (the live rankings): every
+        stored game up to the first one still to play; ``None`` while it is stale."""
+        return self._writable_summary()
+
+    def catch_up(self) -> None:
+        """Add to the stored summary every stored game it does not hold yet, for good: call it
+        once no game below them will be stored any more (the end of a complete run)."""
+        summary = self._writable_summary()
+        if summary is None:
+            self._rebuild()
+        elif self._top >= summary.next_id:
+            with self._transaction("bring the rankings up to date"):
+                self._extend(summary, [])
 
     # -- disqualification --------------------------------------------------------------------
 
@@ -251,6 +403,148 @@ class Store:
         sql = "SELECT bot, reason FROM disqualified ORDER BY bot"
         return dict(self._read(sql, (), "read disqualified bots"))
 
+    # -- internals: the summary --------------------------------------------------------------
+
+    def _writable_summary(self) -> Summary | None:
+        """The stored summary, loaded once for a writer; ``None`` when stale (or read-only)."""
+        if self.readonly or self._old_schema:
+            return None
+        if self._summary is None:
+            self._summary = self._load_summary()
+            rows = self._read("SELECT MAX(game_id) FROM games", (), "read game ids")
+            self._top = -1 if rows[0][0] is None else int(rows[0][0])
+        return self._summary
+
+    def _extend(self, summary: Summary, records: Sequence[GameRecord]) -> None:
+        """Inside a transaction: count ``records`` (just inserted) into ``summary`` and save it.
+
+        Stored games between the summary and a record (a grown tournament's kept games) are
+        counted first; a record below the summary makes it stale. With no records, every
+        stored game beyond the summary is counted.
+        """
+        top = self._top
+        try:
+            for record in records:
+                if record.game_id < summary.next_id:
+                    raise RecordError(f"game {record.game_id} is below the summary")
+                if top >= summary.next_id:
+                    summary.add_many(self._light_games(summary.next_id, record.game_id))
+                summary.add(record)
+            if not records and top >= summary.next_id:
+                summary.add_many(self._light_games(summary.next_id))
+        except RecordError:
+            self._conn.execute(f"DELETE FROM meta WHERE key IN {_SUMMARY_META}")
+            self._summary = None
+            return
+        self._save_summary(summary)
+
+    def _save_summary(self, summary: Summary, everything: bool = False) -> None:
+        """Inside a transaction: write the summary's changed rows (or all, into empty tables)."""
+        if everything:
+            for table in _SUMMARY_TABLES:
+                self._conn.execute(f"DELETE FROM {table}")
+        rows = summary.changes()
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO summary_bots VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(r.sums.bot, r.mu, r.sigma, r.sums.faults, r.sums.deal, r.sums.games, r.sums.wins,
+              r.sums.places) for r in rows.bots])
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO summary_deals VALUES (?, ?, ?, ?, ?)",
+            [(bot, *category, deals) for bot, category, deals in rows.categories])
+        self._conn.executemany("INSERT OR REPLACE INTO summary_pairs VALUES (?, ?, ?, ?)", rows.pairs)
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+            [("summary_next", str(summary.next_id)), ("summary_games", str(summary.games))])
+
+    def _load_summary(self) -> Summary | None:
+        """The stored summary, or ``None`` when there is none (stale, or never built)."""
+        meta = self._meta()
+        if "summary_next" not in meta:
+            return None
+        bots = [BotRow(mu, sigma, BotSums(bot, faults, deal, games, wins, places))
+                for bot, mu, sigma, faults, deal, games, wins, places
+                in self._read("SELECT * FROM summary_bots", (), "read the rankings")]
+        categories = [(bot, (games, wins, places), deals) for bot, games, wins, places, deals
+                      in self._read("SELECT * FROM summary_deals", (), "read the rankings")]
+        pairs = [(str(a), str(b), int(games), int(ahead)) for a, b, games, ahead
+                 in self._read("SELECT * FROM summary_pairs", (), "read the rankings")]
+        return Summary.restore(SummaryRows(bots, categories, pairs),
+                               int(meta["summary_next"]), int(meta["summary_games"]))
+
+    def _rebuild(self) -> Summary:
+        """The summary from every stored game; kept when this connection may write."""
+        if self.readonly or self._old_schema:
+            return self._summarise(self._light_games(0))
+        with self._transaction("rebuild the rankings"):
+            summary = self._summarise(self._light_games(0))
+            self._save_summary(summary, everything=True)
+        self._summary = None  # loaded afresh (with the top id) by the next writer
+        return summary
+
+    def _reset_summary(self) -> None:
+        """Inside a transaction: an empty summary (the games are counted again as they come)."""
+        for table in _SUMMARY_TABLES:
+            self._conn.execute(f"DELETE FROM {table}")
+        self._save_summary(Summary())
+        self._summary = None
+
+    @staticmethod
+    def _summarise(records: Iterable[GameRecord], settings: RatingSettings | None = None) -> Summary:
+        summary = Summary(settings)
+        summary.add_many(records)
+        return summary
+
+    def _light_games(self, start: int, stop: int | None = None) -> Iterator[GameRecord]:
+        """The stored games with ``start <= game_id < stop``, in order, without their moves."""
+        where, params = ("game_id >= ?", (start,)) if stop is None else (
+            "game_id >= ? AND game_id < ?", (start, stop))
+        sql = f"SELECT {_LIGHT_COLUMNS} FROM games WHERE {where} ORDER BY game_id"
+        return (record for record, _ in self._rows(sql, params))
+
+    # -- internals: growth -------------------------------------------------------------------
+
+    def _stored_setup(self, info: TournamentInfo) -> StoredSetup:
+        return StoredSetup(info.name, info.config_text, info.config_hash, info.seed,
+                           info.seed_drawn, info.rules_snapshot, self.bot_versions(), self.layout)
+
+    def _stored_per_table(self, growth: Growth) -> dict[int, int]:
+        """Stored games per table index of the old schedule (rounds first)."""
+        per_deal, tables = growth.old.seatings_per_deal, len(growth.old.tables)
+        sql = f"SELECT (game_id / {per_deal}) % {tables}, COUNT(*) FROM games GROUP BY 1"
+        return {int(t): int(n) for t, n in self._read(sql, (), "count the stored games")}
+
+    def _grow(self, growth: Growth, config: TournamentConfig, config_text: str, rules_json: str,
+              bot_versions: Mapping[str, str], seed_drawn: bool) -> None:
+        """Drop the changed bots' games, give the kept ones their ids in the grown schedule, and
+        record the new identity, in one transaction."""
+        per_deal, old_tables = growth.old.seatings_per_deal, len(growth.old.tables)
+        new_tables = len(growth.new.tables)
+        kept = growth.table_map()
+        table = f"(game_id / {per_deal}) % {old_tables}"
+        with self._transaction("grow the tournament"):
+            self._conn.execute("CREATE TEMP TABLE IF NOT EXISTS grown (old INTEGER PRIMARY KEY, "
+                               "new INTEGER NOT NULL)")
+            self._conn.execute("DELETE FROM grown")
+            self._conn.executemany("INSERT INTO grown VALUES (?, ?)", sorted(kept.items()))
+            if growth.drops:
+                self._conn.execute(f"DELETE FROM games WHERE {table} NOT IN (SELECT old FROM grown)")
+            if growth.drops or growth.renumbers:
+                # games come in before kept ones: the runner decides disqualifications again,
+                # in schedule order, as it commits (and checks each kept game against them)
+                self._conn.execute("DELETE FROM disqualified")
+            if growth.renumbers:
+                # through negative ids, so that no two rows ever share one
+                self._conn.execute(
+                    f"UPDATE games SET game_id = -1 - (((game_id / {per_deal}) / {old_tables} * "
+                    f"{new_tables} + (SELECT new FROM grown WHERE old = {table})) * {per_deal} "
+                    f"+ game_id % {per_deal})")
+                self._conn.execute(f"UPDATE games SET game_id = -1 - game_id, "
+                                   f"deal_id = (-1 - game_id) / {per_deal}")
+            if growth.drops or growth.renumbers:
+                self._reset_summary()
+            self._conn.execute("DROP TABLE grown")
+            self._identity(config, config_text, rules_json, bot_versions, seed_drawn)
+
     # -- internals ---------------------------------------------------------------------------
 
     def _record(self, row: tuple[Any, ...]) -> GameRecord:
@@ -260,9 +554,23 @@ class Store:
         except (RecordError, json.JSONDecodeError) as exc:
             raise StoreError(f"{self.path}: cannot read a stored game: {exc}") from exc
 
+    def _rows(self, sql: str, params: tuple[Any, ...]) -> Iterator[tuple[GameRecord, str]]:
+        with self._guard("read games", write=False):
+            cursor = self._conn.execute(sql, params)
+        while True:
+            with self._guard("read games", write=False):
+                rows = cursor.fetchmany(500)
+            if not rows:
+                return
+            for row in rows:
+                yield self._record(row), row[-1]
+
+    def _meta(self) -> dict[str, str]:
+        return dict(self._read("SELECT key, value FROM meta", (), "read the tournament"))
+
     def _prepare(self, readonly: bool) -> None:
         if readonly:
-            self._check_schema()
+            self._check_schema(readonly)
             return
         with self._guard("prepare the store", write=True):
             self._conn.execute("PRAGMA journal_mode=WAL")
@@ -275,38 +583,48 @@ class Store:
                 "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)",
                 (str(SCHEMA_VERSION),),
             )
-        self._check_schema()
+        if self._check_schema(readonly) == 1:
+            self._upgrade()
 
-    def _check_schema(self) -> None:
+    def _check_schema(self, readonly: bool) -> int:
+        """The store's schema version: this one, or 1 (then upgraded, or read as it is)."""
         rows = self._read("SELECT value FROM meta WHERE key = 'schema_version'", (), "read schema")
-        if not rows or rows[0][0] != str(SCHEMA_VERSION):
-            found = rows[0][0] if rows else "none"
-            raise StoreError(f"{self.path}: store schema version {found}, expected {SCHEMA_VERSION}")
+        found = rows[0][0] if rows else "none"
+        if found == str(SCHEMA_VERSION):
+            return SCHEMA_VERSION
+        if found == "1":
+            self._old_schema = readonly
+            return 1
+        raise StoreError(f"{self.path}: store schema version {found}, expected {SCHEMA_VERSION}")
+
+    def _upgrade(self) -> None:
+        """Schema 1 -> 2: the summary tables (created by now), filled from the stored games."""
+        with self._transaction("upgrade the store (computing the rankings of its games once)"):
+            summary = self._summarise(self._light_games(0))
+            self._save_summary(summary, everything=True)
+            self._conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                               (str(SCHEMA_VERSION),))
 
     def _has_results(self) -> bool:
         return self.game_count() > 0 or bool(self.disqualified())
-
-    def _changes(
-        self, info: TournamentInfo, config: TournamentConfig, rules_json: str,
-        bot_versions: Mapping[str, str],
-    ) -> list[str]:
-        changes = []
-        if info.config_hash != config.config_hash:
-            changes.append(_config_change(info, config))
-        if _dumps(info.rules_snapshot) != rules_json:
-            changes.append("rule settings changed")
-        old = self.bot_versions()
-        changed = sorted(n for n in set(old) | set(bot_versions) if old.get(n) != bot_versions.get(n))
-        if changed:
-            changes.append("bot versions changed: " + ", ".join(changed))
-        return changes
 
     def _write_identity(
         self, config: TournamentConfig, config_text: str, rules_json: str,
         bot_versions: Mapping[str, str], seed_drawn: bool,
     ) -> None:
+        """A fresh start: no games, no disqualifications, an empty summary, the new identity."""
+        with self._transaction("record the tournament"):
+            for table in ("games", "disqualified"):
+                self._conn.execute(f"DELETE FROM {table}")
+            self._reset_summary()
+            self._identity(config, config_text, rules_json, bot_versions, seed_drawn)
+
+    def _identity(
+        self, config: TournamentConfig, config_text: str, rules_json: str,
+        bot_versions: Mapping[str, str], seed_drawn: bool,
+    ) -> None:
+        """Inside a transaction: record the tournament's identity (the games stay)."""
         meta = {
-            "schema_version": str(SCHEMA_VERSION),
             "name": config.name,
             "config_text": config_text,
             "config_hash": config.config_hash,
@@ -314,15 +632,14 @@ class Store:
             "rules_snapshot": rules_json,
             "seed": str(config.seed),
             "seed_drawn": "1" if seed_drawn else "0",
+            "schedule": ROUNDS_FIRST,
             "created_at": datetime.now(timezone.utc).isoformat(),
         }
-        with self._transaction("record the tournament"):
-            for table in ("games", "disqualified", "bots", "meta"):
-                self._conn.execute(f"DELETE FROM {table}")
-            self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
-            self._conn.executemany(
-                "INSERT INTO bots (name, version) VALUES (?, ?)", sorted(bot_versions.items())
-            )
+        self._conn.execute("DELETE FROM bots")
+        self._conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta.items())
+        self._conn.executemany(
+            "INSERT INTO bots (name, version) VALUES (?, ?)", sorted(bot_versions.items())
+        )
 
     def _archive(self) -> Path:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -348,6 +665,20 @@ class Store:
             return self._conn.execute(sql, params).fetchall()
 
     @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """Reads that all see one state of the store (a read transaction), whatever commits."""
+        if self._conn.in_transaction:
+            yield
+            return
+        with self._guard("read the store", write=False):
+            self._conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+
+    @contextlib.contextmanager
     def _transaction(self, action: str) -> Iterator[None]:
         with self._guard(action, write=True):
             self._conn.execute("BEGIN IMMEDIATE")
@@ -368,15 +699,6 @@ class Store:
         except sqlite3.Error as exc:
             kind = StoreWriteError if write else StoreError
             raise kind(f"{self.path}: cannot {action}: {_explain(exc)}") from exc
-
-
-def _config_change(info: TournamentInfo, config: TournamentConfig) -> str:
-    """What changed in a configuration whose hash differs: the seed alone, or something else."""
-    if info.seed is not None and info.seed != config.seed:
-        if replace(config, seed=info.seed).config_hash == info.config_hash:
-            origin = "a seed drawn at random" if info.seed_drawn else "the seed the file had"
-            return f"seed changed (the stored games were dealt from {origin})"
-    return "configuration changed"
 
 
 def _explain(exc: sqlite3.Error) -> str:
@@ -407,16 +729,17 @@ def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
         raise StoreError(f"{path}: cannot open the results store: {_explain(exc)}") from exc
 
 
-def _dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+# json.dumps with arguments builds an encoder a call; one made once writes the same text
+_dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
-def _game_row(record: GameRecord, finished_at: datetime) -> tuple[Any, ...]:
-    """The row of ``record`` in :data:`_ORDER`, built from its :meth:`GameRecord.to_dict`."""
+def _game_row(record: GameRecord, finished_at: str) -> tuple[Any, ...]:
+    """The row of ``record`` in :data:`_ORDER`, built from its :meth:`GameRecord.to_dict`;
+    ``finished_at`` in ISO 8601."""
     data = record.to_dict()
     row = {column: _column(key, data[key]) for column, key in _RECORD_COLUMNS.items()}
     row["winner_bot"] = record.winner_bot  # derived, kept for queries
-    row["finished_at"] = finished_at.isoformat()
+    row["finished_at"] = finished_at
     return tuple(row[column] for column in _ORDER)
 
 
@@ -431,6 +754,8 @@ def _record_from_row(row: tuple[Any, ...]) -> GameRecord:
     data: dict[str, Any] = {}
     for column, value in zip(_ORDER, row):
         key = _RECORD_COLUMNS.get(column)
+        if key == "moves" and value is None:
+            continue  # read without its moves (the summary's reads): none
         if key is not None:
             data[key] = json.loads(value) if key in _JSON_KEYS and value is not None else value
     return GameRecord.from_dict(data)

@@ -36,8 +36,12 @@ def test_an_sprt_duel_stops_when_h1_is_accepted_and_plays_two_seats_unless_told(
     result = arena("duel", "greedy", "random", "--sprt", "0", "50", "--games", "2000",
                    "--seed", "1", "--workers", "1", "--home", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "switch: 84 games, 2 seats" in result.output
-    assert "SPRT nElo 0 vs 50, alpha 0.05, beta 0.05: H1 accepted (50) after 84 games" in result.output
+    stop = re.search(r"SPRT nElo 0 vs 50, alpha 0\.05, beta 0\.05: H1 accepted \(50\) after (\d+) games",
+                     result.output)
+    assert stop, result.output
+    games = int(stop.group(1))
+    assert games < 2000 and games % 2 == 0   # early, after whole pairs of seatings
+    assert f"switch: {games} games, 2 seats" in result.output   # the tally stops where the test did
     assert re.search(r"^  LLR 3\.\d\d, bounds \[-2\.94, 2\.94\]$", result.output, re.MULTILINE)
 
 

@@ -228,7 +228,7 @@ def test_the_live_view_fits_on_one_line_a_bot(width: int) -> None:
     if width >= 80:
         assert rows[1][1] == LONG
     else:
-        assert rows[1][1].startswith("heuristic-") and "…" in rows[1][1] and rows[1][1].endswith("v2")
+        assert rows[1][1].startswith("heuristic") and "…" in rows[1][1] and rows[1][1].endswith("v2")
     assert rows[3][1] == "cheat (DQ)"
 
 
@@ -269,6 +269,16 @@ def test_the_run_summary_of_a_big_demo_fits_80_columns_without_wrapping() -> Non
     text = printed(render_report, report, 80)
     assert text.splitlines() == [
         "demo: 600000 of 600000 games stored; this run played 600000 in 12345.6s",
-        "48.6 games/s with 16 workers",
+        "48.6 games/s with 16 workers; parent CPU 0.00 ms/game",
         "log: results/demo.log",
     ]
+
+
+def test_the_live_view_shows_each_leaders_trueskill_score() -> None:
+    leaders = (Leader("greedy", 8, 4, 14, 0, False, mu=27.5, sigma=1.25),
+               Leader("random", 8, 2, 20, 0, False))   # not yet rated: the prior, 25 - 3 x 8.33
+    text = printed(lambda con, p: con.print(progress_view(p, 80)),
+                   Progress("demo", 20, 8, 0, 8, 0, 4.0, leaders), 80)
+    rows = table_rows(text, 2)
+    score = rows[0].index("mu-3σ")
+    assert [row[score] for row in rows[1:]] == ["23.8", "0.0"]

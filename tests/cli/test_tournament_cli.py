@@ -54,6 +54,16 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def test_bench_rankings_stores_synthetic_games_and_times_the_rankings() -> None:
+    result = runner.invoke(app, ["bench", "--rankings", "--games", "300", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["games"], data["bots"], data["seats"]) == (300, 5, 4)
+    assert data["rank_seconds"] > 0 and data["store_us_per_game"] > 0
+    text = runner.invoke(app, ["bench", "--rankings", "--games", "40"], env={"COLUMNS": "200"})
+    assert text.exit_code == 0 and "40 synthetic games (5 bots, 4 seats)" in text.stdout
+
+
 def test_run_ends_with_the_rankings_table(home: Path) -> None:
     result = invoke(home, "rankings", "cli")
     assert result.exit_code == 0
@@ -141,13 +151,27 @@ def test_unknown_bot_file_is_one_line(tmp_path: Path) -> None:
 
 def test_a_changed_config_needs_restart(tmp_path: Path) -> None:
     config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG)
+    assert invoke(tmp_path, "run", str(config)).exit_code == 0
+    config.write_text(CONFIG.replace("seats: 3", "seats: 2"))
+    refused = invoke(tmp_path, "run", str(config))
+    line = one_error_line(refused)
+    assert refused.exit_code == 1 and "key 'seats' changed (3 -> 2)" in line and "--restart" in line
+    restarted = invoke(tmp_path, "run", str(config), "--restart", "--workers", "1")
+    assert restarted.exit_code == 0 and "archived to" in restarted.stdout
+
+
+def test_more_rounds_grow_the_tournament_and_say_what_is_played(tmp_path: Path) -> None:
+    config = tmp_path / "cli.yaml"
     config.write_text(CONFIG.replace("rounds: 2", "rounds: 1"))
     assert invoke(tmp_path, "run", str(config)).exit_code == 0
     config.write_text(CONFIG)
-    refused = invoke(tmp_path, "run", str(config))
-    assert refused.exit_code == 1 and "--restart" in one_error_line(refused)
-    restarted = invoke(tmp_path, "run", str(config), "--restart", "--workers", "1")
-    assert restarted.exit_code == 0 and "archived to" in restarted.stdout
+    grown = invoke(tmp_path, "run", str(config), "--workers", "1")
+    assert grown.exit_code == 0, grown.output
+    out = grown.stdout.replace("\n", " ")
+    assert ("tournament 'cli' grows: rounds 1 -> 2: 3 new games (3 stored games kept, 3 to play)"
+            in out)
+    assert f"{GAMES} of {GAMES} games stored; this run played 3" in out
 
 
 def drawn_seed(output: str) -> int:
@@ -200,25 +224,29 @@ def test_ctrl_c_keeps_games_and_exits_130_with_the_resume_command(
 
     monkeypatch.setattr(commands._Display, "update", interrupt)
     config = tmp_path / "cli.yaml"
-    config.write_text(CONFIG)
+    config.write_text(CONFIG.replace("rounds: 2", "rounds: 40"))  # progress comes 4 times a second
     result = invoke(tmp_path, "run", str(config), "--workers", "1")
     assert result.exit_code == 130
     assert f"resume with: arena run {config} --workers 1" in result.stdout.replace("\n", "")
     with open_results(tmp_path, "cli") as store:
-        assert 2 <= store.game_count() < GAMES
+        assert 2 <= store.game_count() < 40 * 3
 
 
 def test_a_failing_disk_is_one_line_and_keeps_the_stored_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_add = Store.add_game
+    from arena.tournament import runner
 
-    def add_then_fail(self, record, finished_at=None) -> None:
+    real_add = Store.add_games
+
+    def add_then_fail(self, records, finished_at=None) -> None:
         if self.game_count() >= 2:
-            raise StoreWriteError(f"{self.path}: cannot store game {record.game_id}: the disk is full")
-        real_add(self, record, finished_at)
+            raise StoreWriteError(f"{self.path}: cannot store game {records[0].game_id}: the disk is full")
+        real_add(self, records, finished_at)
 
-    monkeypatch.setattr(Store, "add_game", add_then_fail)
+    monkeypatch.setattr(Store, "add_games", add_then_fail)
+    monkeypatch.setattr(runner, "FLUSH_GAMES", 2)  # games are written two at a time...
+    monkeypatch.setattr(runner, "FLUSH_S", 1e9)    # ...however slowly they come
     config = tmp_path / "cli.yaml"
     config.write_text(CONFIG)
     result = invoke(tmp_path, "run", str(config))

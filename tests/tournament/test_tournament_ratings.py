@@ -1,4 +1,5 @@
-"""TrueSkill ratings: schedule order, order independence, ties; a fault costs only its game."""
+"""TrueSkill ratings: the trueskill package's numbers, schedule order, order independence, ties;
+a fault costs only its game."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import trueskill
 from tournament_helpers import make_config, play_synthetic
 
 from arena.errors import ConfigError
-from arena.tournament.errors import RecordError
 from arena.tournament.ratings import RatingSettings, Ratings, rank_games, rank_store
 from arena.engine.outcome import OutcomeReason
 from arena.play.faults import FaultCode
@@ -48,54 +48,6 @@ def test_same_games_in_any_arrival_order_give_identical_rankings():
         assert rank_games("t", shuffled) == reference
 
 
-def test_incremental_ratings_match_a_plain_sequential_trueskill():
-    records = play_synthetic(CONFIG, SKILLS, seed=5)[:60]
-    env = trueskill.TrueSkill(tau=0.0, draw_probability=0.005, backend=None)
-    expected: dict[str, trueskill.Rating] = {}
-    for rec in records:
-        ranks = [next(i for i, grp in enumerate(rec.places) if s in grp) for s in range(len(rec.table))]
-        groups = [(expected.get(b, env.create_rating()),) for b in rec.table]
-        for bot, (new,) in zip(rec.table, env.rate(groups, ranks=ranks)):
-            expected[bot] = new
-    ratings = Ratings()
-    for rec in reversed(records):
-        ratings.add(rec)
-    assert ratings.applied == 60
-    assert {b: (r.mu, r.sigma) for b, r in ratings.ratings().items()} == {
-        b: (r.mu, r.sigma) for b, r in expected.items()
-    }
-
-
-def test_games_are_buffered_until_contiguous():
-    records = play_synthetic(CONFIG, SKILLS, seed=6)[:4]
-    ratings = Ratings()
-    assert ratings.add(records[2]) == 0 and ratings.add(records[1]) == 0
-    assert ratings.pending == 2 and ratings.next_id == 0
-    assert ratings.add(records[0]) == 3
-    assert ratings.next_id == 3 and ratings.pending == 0
-
-
-def test_skip_and_flush_handle_games_that_never_come():
-    records = play_synthetic(CONFIG, SKILLS, seed=6)[:5]
-    ratings = Ratings()
-    ratings.add(records[0])
-    ratings.add(records[2])
-    assert ratings.skip(1) == 1 and ratings.next_id == 3
-    ratings.add(records[4])
-    assert ratings.flush() == 1 and ratings.next_id == 5
-
-
-def test_a_game_given_twice_is_refused():
-    records = play_synthetic(CONFIG, SKILLS, seed=6)[:2]
-    ratings = Ratings()
-    ratings.add(records[1])
-    with pytest.raises(RecordError):
-        ratings.add(records[1])
-    ratings.add(records[0])
-    with pytest.raises(RecordError):
-        ratings.add(records[0])
-
-
 def test_tied_bots_from_equal_ratings_stay_equal_and_pass_equal_ranks():
     record = g(0, ("a", "b", "c", "d"), ((2,), (0, 3), (1,)), winner=2)
     ratings = Ratings()
@@ -105,7 +57,7 @@ def test_tied_bots_from_equal_ratings_stay_equal_and_pass_equal_ranks():
     assert ratings.rating("c").mu > a.mu > ratings.rating("b").mu
     env = trueskill.TrueSkill(tau=0.0, draw_probability=0.005, backend=None)
     expected = env.rate([(env.create_rating(),)] * 4, ranks=[1, 2, 0, 1])
-    assert (a.mu, d.mu) == (expected[0][0].mu, expected[3][0].mu)
+    assert (a.mu, d.mu) == pytest.approx((expected[0][0].mu, expected[3][0].mu), abs=1e-12)
 
 
 def test_a_fault_costs_its_game_and_nothing_more():

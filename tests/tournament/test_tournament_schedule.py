@@ -11,7 +11,9 @@ import pytest
 
 from arena.errors import ConfigError
 from arena.tournament.config import BotEntry, TournamentConfig
-from arena.tournament.schedule import Schedule, deal_seed, fresh_seed, schedule_size
+from arena.tournament.schedule import (
+    TABLES_FIRST, Schedule, deal_seed, fresh_seed, schedule_size, table_deal_seed,
+)
 
 from tournament_helpers import make_config
 
@@ -107,11 +109,33 @@ def test_deal_seeds_shared_by_replays_and_distinct_across_deals():
     assert len(set(all_seeds)) == len(all_seeds)
 
 
-def test_deal_seed_is_sha256_of_seed_and_deal_index_in_63_bits():
+def test_a_deals_seed_is_sha256_of_seed_round_and_table_in_63_bits():
+    expected = int(hashlib.sha256(b'2026:5:["b00","b01","b02","b03"]').hexdigest()[:16], 16) // 2
+    assert table_deal_seed(2026, 5, ("b00", "b01", "b02", "b03")) == expected
+    assert 0 <= table_deal_seed(2**62, 10**6, ("x",)) < 2**63
+    assert rr(4, 4, rounds=6, seed=2026)[4 * 5 + 2].deal_seed == expected
+
+
+def test_rounds_come_first_and_every_round_deals_once_at_every_table():
+    schedule = rr(5, 3, rounds=2)
+    games = list(schedule)
+    per_round = len(games) // 2
+    first, second = games[:per_round], games[per_round:]
+    assert {frozenset(g.table) for g in first} == {frozenset(g.table) for g in second}
+    assert len({frozenset(g.table) for g in first}) == math.comb(5, 3)
+    for game in games:
+        assert schedule.game_id(*schedule.locate(game.game_id)) == game.game_id
+
+
+def test_a_store_written_before_growth_keeps_its_tables_first_layout_and_deal_seeds():
+    config = make_config("bots: [b00, b01, b02, b03, b04]\nseats: 4\nrounds: 3\nseed: 2026")
+    old = Schedule.from_config(config, layout=TABLES_FIRST)
     expected = int(hashlib.sha256(b"2026:5").hexdigest()[:16], 16) // 2
     assert deal_seed(2026, 5) == expected
-    assert 0 <= deal_seed(2**62, 10**9) < 2**63
-    assert rr(4, 4, rounds=6, seed=2026)[4 * 5 + 2].deal_seed == expected
+    game = old[5 * 4 + 2]  # deal 5: the second table's third round, in rotation 2
+    assert (game.deal_id, game.deal_seed, old.locate(game.game_id)) == (5, expected, (2, 1, 2))
+    assert sorted(game.table) == ["b00", "b01", "b02", "b04"]
+    assert [g.table for g in old] != [g.table for g in Schedule.from_config(config)]
 
 
 def test_determinism_and_seed_only_changes_deal_seeds():

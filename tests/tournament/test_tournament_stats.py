@@ -9,6 +9,7 @@ import pytest
 from tournament_helpers import make_config, play_synthetic
 
 from arena.engine.outcome import OutcomeReason
+from arena.tournament.errors import RecordError
 from arena.tournament.records import GameRecord
 from arena.tournament.stats import Tally, binomial, multinomial, percentile_interval
 
@@ -50,7 +51,7 @@ def test_bootstrap_interval_contains_the_estimate_and_is_deterministic():
     records = play_synthetic(config, {"a": 2, "b": 1, "c": 0, "d": 0, "e": -1}, seed=2)
     tally, again = Tally(), Tally()
     tally.add_many(records)
-    again.add_many(reversed(records))
+    again.add_many(records)
     for bot in "abcde":
         stats = tally.stats(bot)
         assert stats.win_rate_ci[0] <= stats.win_rate <= stats.win_rate_ci[1]
@@ -58,6 +59,35 @@ def test_bootstrap_interval_contains_the_estimate_and_is_deterministic():
         assert stats.win_rate_ci[0] < stats.win_rate_ci[1]
         assert again.stats(bot) == stats
     assert tally.stats("a", seed=1) != tally.stats("a", seed=2)
+
+
+def test_a_deal_is_a_category_once_its_bot_plays_a_later_one():
+    tally = Tally()
+    tally.add_many(HAND[:2])
+    assert tally.categories("a") == {(2, 1, 3): 1}      # deal 0 so far: 2 games, 1 win, 2 + 1
+    tally.add(HAND[2])
+    assert tally.categories("a") == {(2, 1, 3): 1, (1, 0, 1): 1}
+
+
+def test_games_of_an_earlier_deal_after_a_later_one_are_refused():
+    tally = Tally()
+    tally.add(HAND[2])
+    with pytest.raises(RecordError, match="schedule order"):
+        tally.add(HAND[0])
+
+
+def test_the_sums_stored_and_read_back_give_the_same_statistics():
+    config = make_config("bots: [a, b, c, d]\nrounds: 5\nseed: 5")
+    records = play_synthetic(config, {"a": 1, "b": 0, "c": 0, "d": -1}, seed=4)
+    whole, first = Tally(), Tally()
+    whole.add_many(records)
+    first.add_many(records[:30])
+    bots, categories, pairs = first.changes()
+    restored = Tally.restore(first.games, bots, categories, pairs)
+    restored.add_many(records[30:])
+    assert restored.games == whole.games == len(records)
+    assert [restored.stats(b) for b in "abcd"] == [whole.stats(b) for b in "abcd"]
+    assert restored.head_to_head() == whole.head_to_head()
 
 
 def test_a_single_deal_gives_a_degenerate_interval():

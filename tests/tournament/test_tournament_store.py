@@ -12,8 +12,7 @@ from arena.errors import ArenaError
 from arena.play.faults import FaultCode
 from arena.tournament.errors import ConfigChangedError, DuplicateGameError, StoreError, StoreWriteError
 from arena.tournament.records import Fault, GameRecord
-from arena.digest import sha256_hex
-from arena.tournament.store import Store, results_path
+from arena.tournament.store import Opening, Store, results_path
 
 CONFIG_TEXT = "bots: [a, b, c, d]\nrounds: 3\nseed: 8\n"
 RULES = {"preset": "switch", "hand_size": 7}
@@ -84,6 +83,17 @@ def test_duplicate_game_is_refused_and_the_first_kept(store):
     assert [r.winner for r in store.games()] == [1]
 
 
+def test_a_batch_holding_a_stored_game_is_refused_whole(store):
+    store.add_game(game(5, winner=1))
+    with pytest.raises(DuplicateGameError, match="game 5 is already stored"):
+        store.add_games([game(4), game(5, winner=2), game(6)])
+    with pytest.raises(DuplicateGameError, match="game 7 is already stored"):
+        store.add_games([game(7), game(7)])
+    assert [(r.game_id, r.winner) for r in store.games()] == [(5, 1)]
+    store.add_games([game(6), game(7)])
+    assert store.done_game_ids() == {5, 6, 7}
+
+
 def test_resume_sees_done_games_after_reopening(tmp_path):
     path = tmp_path / "demo.sqlite"
     config = make_config(CONFIG_TEXT)
@@ -92,18 +102,24 @@ def test_resume_sees_done_games_after_reopening(tmp_path):
         for gid in (0, 1, 4):
             first.add_game(game(gid))
     with Store.open(path, create=False) as second:
-        assert second.init_tournament(config, CONFIG_TEXT, RULES, VERSIONS) is None
+        assert second.init_tournament(config, CONFIG_TEXT, RULES, VERSIONS) == Opening()
         assert second.done_game_ids() == {0, 1, 4}
 
 
 @pytest.mark.parametrize(
     ("config_text", "rules", "versions", "why"),
     [
-        ("bots: [a, b, c, d]\nrounds: 4\nseed: 8\n", RULES, VERSIONS, "configuration changed"),
+        ("bots: [a, b, c, d]\nrounds: 3\nseed: 8\nseats: 3\n", RULES, VERSIONS,
+         r"key 'seats' changed \(4 -> 3\)"),
         ("bots: [a, b, c, d]\nrounds: 3\nseed: 9\n", RULES, VERSIONS,
          r"seed changed \(the stored games were dealt from the seed the file had\)"),
-        (CONFIG_TEXT, {**RULES, "hand_size": 5}, VERSIONS, "rule settings changed"),
-        (CONFIG_TEXT, RULES, {**VERSIONS, "b": sha256_hex("new b")}, "bot versions changed: b"),
+        (CONFIG_TEXT, {**RULES, "hand_size": 5}, VERSIONS,
+         r"rule settings changed \('hand_size': 7 -> 5\)"),
+        ("bots: [a, b, c]\nrounds: 3\nseed: 8\nseats: 3\n", RULES, VERSIONS,
+         r"key 'seats' changed \(4 -> 3\); bot 'd' taken out"),
+        ("bots: [a, b, c, d]\nrounds: 2\nseed: 8\n", RULES, VERSIONS, r"key 'rounds' lowered \(3 -> 2"),
+        ("bots: [a, b, c, d]\nrounds: 3\nseed: 8\nlimits: {move_time: 2.0}\n", RULES, VERSIONS,
+         r"key 'limits.move_time' changed \(1.0 -> 2.0\)"),
     ],
 )
 def test_a_changed_setup_is_refused_and_results_kept(store, config_text, rules, versions, why):
@@ -117,9 +133,10 @@ def test_a_changed_setup_is_refused_and_results_kept(store, config_text, rules, 
 def test_the_same_setup_resumes_and_restart_starts_over(store):
     """Running the same tournament again continues it; --restart on it starts afresh."""
     store.add_game(game(0))
-    assert store.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, RULES, VERSIONS) is None
+    assert store.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, RULES, VERSIONS) == Opening()
     assert store.done_game_ids() == {0}
-    archive = store.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, RULES, VERSIONS, restart=True)
+    archive = store.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, RULES, VERSIONS,
+                                    restart=True).archive
     assert archive is not None and store.game_count() == 0
     with Store.open(archive, readonly=True) as old:
         assert old.done_game_ids() == {0}
@@ -130,7 +147,7 @@ def test_restart_archives_the_old_results_then_clears(store):
     store.add_game(game(1))
     store.mark_disqualified("c", "crashed 3 times")
     new_text = "bots: [a, b, c, d]\nrounds: 5\nseed: 8\n"
-    archive = store.init_tournament(make_config(new_text), new_text, RULES, VERSIONS, restart=True)
+    archive = store.init_tournament(make_config(new_text), new_text, RULES, VERSIONS, restart=True).archive
     assert archive is not None and archive.parent == store.path.parent and archive != store.path
     assert store.game_count() == 0 and store.disqualified() == {}
     assert store.tournament().config_text == new_text
@@ -142,7 +159,7 @@ def test_restart_archives_the_old_results_then_clears(store):
 
 def test_a_store_without_results_may_be_reinitialised(store):
     new_text = "bots: [a, b, c, d]\nrounds: 9\nseed: 8\n"
-    assert store.init_tournament(make_config(new_text), new_text, RULES, VERSIONS) is None
+    assert store.init_tournament(make_config(new_text), new_text, RULES, VERSIONS) == Opening()
     assert store.tournament().config_text == new_text
 
 
@@ -203,6 +220,11 @@ def test_a_failing_commit_is_a_typed_error(store):
             if sql.startswith("INSERT INTO games"):
                 raise sqlite3.OperationalError("database or disk is full")
             return self.conn.execute(sql, *args)
+
+        def executemany(self, sql, *args):
+            if sql.startswith("INSERT INTO games"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return self.conn.executemany(sql, *args)
 
     store.add_game(game(0))
     store._conn = FailingConnection(store._conn)

@@ -1,0 +1,227 @@
+"""Changing a stored tournament: which changes keep its stored games, and what is left to play.
+
+A tournament grows when its file gains bots or rounds, or when a bot's file changes (a new
+version, told by its SHA-256). Those changes keep every stored game that the new tournament
+would play the same way: a game is kept when the new schedule has its table (the same bots) in
+the same round and seating and none of its bots changed. Its cards are the same too, since a
+deal's seed belongs to its round and table (:func:`~arena.tournament.schedule.table_deal_seed`),
+so a grown tournament ends with exactly the games of the same tournament played from scratch.
+The games of a changed bot are dropped and played again; the new ones are played.
+
+Every other change would mix games of two different tournaments and is refused, naming what
+changed: the rules or rule settings, seats, seatings, format, seed, limits, a bot taken out, fewer
+rounds. So is any change to a store written before tournaments could grow (its schedule
+numbers games tables first, so a new table or round would move every later game).
+
+:func:`judge` compares; a :class:`Growth` says which stored tables stay and where they go
+(:meth:`Growth.table_map`) and words what will be played (:meth:`Growth.describe`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.settings import show
+from arena.tournament.config import TournamentConfig, parse_config
+from arena.tournament.schedule import ROUNDS_FIRST, Schedule
+
+_FIXED_KEYS = ("name", "rules", "seats", "format", "seatings", "seed")  # in canonical(), besides bots
+
+
+@dataclass(frozen=True)
+class StoredSetup:
+    """What a results store recorded about its tournament: the parts a change is judged on."""
+
+    name: str
+    config_text: str
+    config_hash: str
+    seed: int | None
+    seed_drawn: bool
+    rules_snapshot: Mapping[str, Any]
+    versions: Mapping[str, str]
+    layout: str
+
+
+@dataclass(frozen=True)
+class Growth:
+    """How the stored tournament becomes the configured one (see the module docstring).
+
+    ``old`` and ``new`` are the two schedules; ``changed`` maps each bot whose version changed
+    to ``(old, new)`` SHA-256; ``added`` lists the new bots.
+    """
+
+    name: str
+    old: Schedule
+    new: Schedule
+    changed: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    added: tuple[str, ...] = ()
+
+    def table_map(self) -> dict[int, int]:
+        """Old table index -> new table index, for every table whose stored games are kept."""
+        index = {members: i for i, members in enumerate(self.new.tables)}
+        return {t: index[members] for t, members in enumerate(self.old.tables)
+                if not set(members) & set(self.changed)}
+
+    @property
+    def renumbers(self) -> bool:
+        """True when kept games get other ids (a table came in before them)."""
+        tables = self.table_map()
+        return len(self.new.tables) != len(self.old.tables) or any(t != n for t, n in tables.items())
+
+    @property
+    def drops(self) -> bool:
+        """True when some stored games are played again (a bot changed)."""
+        return bool(self.changed)
+
+    def describe(self, stored_per_table: Mapping[int, int]) -> str:
+        """What changed and what will be played, given the stored games at each old table."""
+        tables = self.table_map()
+        kept = sum(n for t, n in stored_per_table.items() if t in tables)
+        parts = []
+        for bot, (before, after) in sorted(self.changed.items()):
+            own = sum(n for t, n in stored_per_table.items() if bot in self.old.tables[t])
+            parts.append(f"bot {bot!r} changed (sha256 {before[:8]}.. -> {after[:8]}..): "
+                         f"its {_games(own)} will be replayed")
+        per_deal = self.new.seatings_per_deal
+        with_new = sum(1 for members in self.new.tables if set(members) & set(self.added))
+        if self.added:
+            names = ", ".join(sorted(self.added))
+            count = with_new * self.new.rounds * per_deal
+            parts.append(f"{len(self.added)} bot{'s' if len(self.added) != 1 else ''} added "
+                         f"({names}): {_games(count, 'new game')}")
+        if self.new.rounds > self.old.rounds:
+            count = (len(self.new.tables) - with_new) * (self.new.rounds - self.old.rounds) * per_deal
+            parts.append(f"rounds {self.old.rounds} -> {self.new.rounds}: {_games(count, 'new game')}")
+        return (f"tournament {self.name!r} grows: " + "; ".join(parts)
+                + f" ({kept:,} stored games kept, {len(self.new) - kept:,} to play)")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """:func:`judge`'s answer: the same tournament, a :class:`Growth`, or the refused changes."""
+
+    refusals: tuple[str, ...] = ()
+    growth: Growth | None = None
+
+    @property
+    def same(self) -> bool:
+        """True when nothing changed: the run resumes."""
+        return not self.refusals and self.growth is None
+
+
+def judge(stored: StoredSetup, config: TournamentConfig, rules_snapshot: Mapping[str, Any],
+          versions: Mapping[str, str]) -> Verdict:
+    """Compare the stored tournament with ``config`` (its seed settled), its rule settings and
+    its bots' versions (see the module docstring)."""
+    refusals = []
+    if _dumps(stored.rules_snapshot) != _dumps(rules_snapshot):
+        refusals.append(_rules_change(stored.rules_snapshot, rules_snapshot))
+    changed = {bot: (old, versions[bot]) for bot, old in stored.versions.items()
+               if bot in versions and versions[bot] != old}
+    same_config = stored.config_hash == config.config_hash
+    if same_config and not changed and not refusals:
+        return Verdict()
+    old_config = config if same_config else stored_config(stored)
+    if old_config is None:
+        refusals.append(_unreadable_change(stored, config))
+    elif not same_config:
+        refusals.extend(setting_changes(old_config, config, stored.seed_drawn))
+    if refusals:
+        return Verdict(tuple(refusals))
+    assert old_config is not None
+    if stored.layout != ROUNDS_FIRST:
+        return Verdict((f"{_change_words(old_config, config, changed)}, but its games were stored "
+                        "before tournaments could grow (their ids follow the tables, not the "
+                        "rounds), so none of them could be kept",))
+    old, new = Schedule.from_config(old_config), Schedule.from_config(config)
+    gone = set(old.tables) - set(new.tables)
+    if gone:
+        return Verdict((f"{len(gone)} table{'s' if len(gone) > 1 else ''} of the stored tournament "
+                        "would no longer be played",))
+    if old.arrangements != new.arrangements:
+        return Verdict(("the seatings of a deal changed (who holds the extra seats of a table "
+                        "with fewer bots than seats)",))
+    added = tuple(sorted(set(config.bot_names) - set(old_config.bot_names)))
+    return Verdict(growth=Growth(config.name, old, new, changed, added))
+
+
+def stored_config(stored: StoredSetup) -> TournamentConfig | None:
+    """The configuration the store recorded (its text, the drawn seed put back), or ``None``
+    when the text no longer reads as the same configuration."""
+    try:
+        config = parse_config(stored.config_text, f"the stored {stored.name!r}", stored.name)
+    except ConfigError:
+        return None
+    if config.seed is None and stored.seed is not None:
+        config = replace(config, seed=stored.seed)
+    return config if config.config_hash == stored.config_hash else None
+
+
+def setting_changes(old: TournamentConfig, new: TournamentConfig, seed_drawn: bool) -> list[str]:
+    """The changes from ``old`` to ``new`` that no stored game survives, one phrase each."""
+    before, after = old.canonical(), new.canonical()
+    changes = []
+    for key in _FIXED_KEYS:
+        if before[key] == after[key]:
+            continue
+        if key == "seed":  # never shown: a seed gives away every deal
+            origin = "a seed drawn at random" if seed_drawn else "the seed the file had"
+            changes.append(f"seed changed (the stored games were dealt from {origin})")
+        else:
+            changes.append(f"key '{key}' changed ({show(before[key])} -> {show(after[key])})")
+    for name in sorted(set(before["limits"]) | set(after["limits"])):
+        a, b = before["limits"].get(name), after["limits"].get(name)
+        if a != b:
+            changes.append(f"key 'limits.{name}' changed ({show(a)} -> {show(b)})")
+    removed = sorted(set(old.bot_names) - set(new.bot_names))
+    if removed:
+        changes.append("bot" + ("s " if len(removed) > 1 else " ")
+                       + ", ".join(repr(b) for b in removed)
+                       + " taken out (their stored games would no longer belong)")
+    if new.rounds < old.rounds:
+        changes.append(f"key 'rounds' lowered ({old.rounds} -> {new.rounds}: the stored games of "
+                       "the rounds taken out would no longer belong)")
+    moved = sorted(b for b in set(old.bot_names) & set(new.bot_names)
+                   if (b in {e.name for e in old.candidates}) != (b in {e.name for e in new.candidates}))
+    if moved:
+        changes.append("bots moved between 'bots' and 'candidates': " + ", ".join(map(repr, moved)))
+    return changes
+
+
+def _change_words(old: TournamentConfig, new: TournamentConfig,
+                  changed: Mapping[str, tuple[str, str]]) -> str:
+    words = [f"bot {b!r} changed" for b in sorted(changed)]
+    added = sorted(set(new.bot_names) - set(old.bot_names))
+    if added:
+        words.append("bots added: " + ", ".join(added))
+    if new.rounds != old.rounds:
+        words.append(f"rounds {old.rounds} -> {new.rounds}")
+    return "; ".join(words) or "the configuration changed"
+
+
+def _unreadable_change(stored: StoredSetup, config: TournamentConfig) -> str:
+    """A change to a configuration the store cannot read back: the seed alone, or anything."""
+    if stored.seed is not None and stored.seed != config.seed:
+        if replace(config, seed=stored.seed).config_hash == stored.config_hash:
+            origin = "a seed drawn at random" if stored.seed_drawn else "the seed the file had"
+            return f"seed changed (the stored games were dealt from {origin})"
+    return "configuration changed (the stored configuration cannot be compared key by key)"
+
+
+def _rules_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    shown = ", ".join(f"'{k}': {show(old.get(k))} -> {show(new.get(k))}" for k in keys[:3])
+    more = f" and {len(keys) - 3} more" if len(keys) > 3 else ""
+    return f"rule settings changed ({shown}{more})"
+
+
+def _games(count: int, word: str = "stored game") -> str:
+    return f"{count:,} {word}{'s' if count != 1 else ''}"
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))

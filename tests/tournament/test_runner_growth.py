@@ -1,0 +1,134 @@
+"""Tournaments grow: more bots, more rounds or a new version of a bot play only what is missing.
+
+Each step runs the grown file over the stored results, counts the games it played, and the end
+is compared with the final file played from scratch in another workspace: the same games (ids,
+tables, deals, results) and the same rankings, to the last bit of every rating.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.tournament import ConfigChangedError
+from arena.tournament.export import rankings_json
+from arena.tournament.ratings import rank_store
+from arena.tournament.replay import open_results
+from arena.tournament.runner import Progress, run_tournament
+
+HERE = Path(__file__).resolve().parent
+FIRST_LEGAL = HERE / "bots" / "first_legal.py"
+LAST_LEGAL = '''
+class Bot:
+    def act(self, obs):
+        return obs.legal_actions()[-1]
+'''
+
+
+def write(folder: Path, bots: list[str], rounds: int) -> Path:
+    path = folder / "grow.yaml"
+    path.write_text(f"name: grow\nseats: 3\nseed: 17\nrounds: {rounds}\nbots: [{', '.join(bots)}]\n")
+    return path
+
+
+def stored(home: Path, details: bool = True) -> tuple[list[dict], dict]:
+    """Every stored game without its duration (and, unless ``details``, its faults without
+    their tracebacks and output, which name the run's own sandbox folder), and the rankings JSON."""
+    with open_results(home, "grow") as store:
+        games = [{**r.to_dict(), "duration_s": None} for r in store.games()]
+        if not details:
+            for game in games:
+                game["faults"] = [{**f, "detail": None, "log_tail": None} for f in game["faults"]]
+        return games, rankings_json(rank_store(store))
+
+
+def test_growing_plays_only_the_missing_games_and_ends_as_if_played_from_scratch(tmp_path: Path) -> None:
+    home = tmp_path / "grown"
+    home.mkdir()
+    mine = home / "mine.py"
+    mine.write_text(FIRST_LEGAL.read_text())
+    bots = ["random", "greedy", str(FIRST_LEGAL), str(mine)]
+
+    first = run_tournament(write(home, bots, rounds=1), home, workers=2)
+    assert (first.played, first.growth) == (12, None)        # 4 tables x 1 deal x 3 rotations
+
+    added = run_tournament(write(home, bots + ["heuristic"], rounds=1), home, workers=2)
+    assert added.complete and added.played == 30 - 12        # 10 tables now: 6 new ones
+    assert added.growth == ("tournament 'grow' grows: 1 bot added (heuristic): 18 new games "
+                            "(12 stored games kept, 18 to play)")
+
+    more = run_tournament(write(home, bots + ["heuristic"], rounds=2), home, workers=2)
+    assert more.complete and more.played == 30                # round 2 at every table
+    assert more.growth is not None and "rounds 1 -> 2: 30 new games" in more.growth
+
+    mine.write_text(LAST_LEGAL)   # a new version: its 6 tables x 2 rounds x 3 rotations replay
+    seen: list[Progress] = []
+    stopped = run_tournament(write(home, bots + ["heuristic"], rounds=2), home, workers=2,
+                             max_games=10, progress=seen.append)
+    assert stopped.growth is not None and stopped.growth.startswith(
+        "tournament 'grow' grows: bot 'mine' changed (sha256 ")
+    assert "its 36 stored games will be replayed (24 stored games kept, 36 to play)" in stopped.growth
+    assert seen[0].notice == stopped.growth and stopped.played == 10 and not stopped.complete
+    resumed = run_tournament(write(home, bots + ["heuristic"], rounds=2), home, workers=2)
+    assert resumed.complete and resumed.played == 26 and resumed.growth is None
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (scratch / "mine.py").write_text(LAST_LEGAL)
+    final = [*bots[:3], str(scratch / "mine.py"), "heuristic"]
+    whole = run_tournament(write(scratch, final, rounds=2), scratch, workers=1)
+    assert whole.played == 60
+    grown_games, grown_table = stored(home)
+    scratch_games, scratch_table = stored(scratch)
+    assert [g["game_id"] for g in grown_games] == list(range(60))
+    assert grown_games == scratch_games
+    assert grown_table == scratch_table
+
+
+def test_taking_a_bot_out_is_refused_naming_it(tmp_path: Path) -> None:
+    bots = ["random", "greedy", "heuristic", str(FIRST_LEGAL)]
+    run_tournament(write(tmp_path, bots, rounds=1), tmp_path, workers=1, max_games=2)
+    with pytest.raises(ConfigChangedError, match=r"bot 'heuristic' taken out"):
+        run_tournament(write(tmp_path, ["random", "greedy", str(FIRST_LEGAL)], rounds=1), tmp_path)
+
+
+# Faults on some deals only (those where its first hand holds an ace), the same on every run.
+FLAKY = '''
+class Bot:
+    def act(self, obs):
+        if any(str(card).startswith("A") for card in obs.hand) and len(obs.hand) >= 7:
+            raise RuntimeError("flaky: an ace")
+        return obs.legal_actions()[0]
+'''
+
+
+def write_strict(folder: Path, bots: list[str], rounds: int) -> Path:
+    path = folder / "grow.yaml"
+    path.write_text(f"name: grow\nseats: 2\nseed: 5\nrounds: {rounds}\nmax_faults: {{in_a_row: 2}}\n"
+                    f"bots: [{', '.join(bots)}]\n")
+    return path
+
+
+def test_growing_decides_disqualifications_again_in_the_grown_order(tmp_path: Path) -> None:
+    """New tables come in between the stored games, so a flaky bot's run of faulty games is not
+    the one it had: a kept game that a disqualification now precedes is played again, by the
+    fallback, and the grown tournament still ends as the final file played from scratch."""
+    home, scratch = tmp_path / "grown", tmp_path / "scratch"
+    for folder in (home, scratch):
+        folder.mkdir()
+        (folder / "flaky.py").write_text(FLAKY)
+    first = run_tournament(write_strict(home, ["random", str(home / "flaky.py")], rounds=6), home,
+                           workers=2, check=False)
+    assert first.complete
+    grown = run_tournament(write_strict(home, ["random", str(home / "flaky.py"), "greedy"], rounds=6),
+                           home, workers=2, check=False)
+    assert grown.complete and grown.growth is not None
+    assert grown.played > 24    # the 24 new games, and kept games played again by the fallback
+    whole = run_tournament(write_strict(scratch, ["random", str(scratch / "flaky.py"), "greedy"],
+                                        rounds=6), scratch, workers=1, check=False)
+    grown_games, grown_table = stored(home, details=False)
+    scratch_games, scratch_table = stored(scratch, details=False)
+    assert whole.disqualified and "flaky" in whole.disqualified    # the scenario disqualifies
+    assert grown.disqualified.keys() == whole.disqualified.keys()
+    assert grown_games == scratch_games and grown_table == scratch_table
