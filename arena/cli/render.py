@@ -27,6 +27,8 @@ from arena.play.faults import storable
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
+from arena.errors import ArenaError
+from arena.sandbox.options import declared_options
 from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
 from arena.services.duel import DuelProgress, DuelResult
 from arena.services.duelstats import SprtOutcome
@@ -470,6 +472,25 @@ def render_bots(console: Console, workspace: Workspace) -> None:
     _print_table(console, [_Column(h, h, [row[i] for row in cells], "left")
                            for i, h in enumerate(headers)])
     render_names(console, names)
+    _render_bot_options(console, workspace, [r[0] for r in rows])
+
+
+def _render_bot_options(console: Console, workspace: Workspace, names: list[str]) -> None:
+    """Each bot's declared options, a line each (``name  key: type range, default; help``);
+    a bot whose declaration cannot be read says why, the others are still listed."""
+    lines: list[Text] = []
+    for name in names:
+        try:
+            declared = [option.describe() for option in declared_options(workspace.resolve_bot(name))]
+        except ArenaError as error:
+            declared = [f"cannot read its options: {error}"]
+        lines += [Text(f"  {name}  {text}") for text in declared]
+    if not lines:
+        console.print(Text("options: no bot declares any", style="dim"))
+        return
+    _title(console, "options")
+    for line in lines:
+        console.print(line, overflow="fold")
 
 
 def render_validation(out: Console, report: ValidationReport) -> None:
