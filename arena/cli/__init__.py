@@ -9,5 +9,6 @@ from arena.cli.app import app
 from arena.cli import engine  # noqa: F401  (registers rules, replay, bench)
 from arena.cli import bots  # noqa: F401  (registers duel, new-bot, submit, bots)
 from arena.cli import tournament  # noqa: F401  (registers run, rankings, games, export)
+from arena.cli import watch  # noqa: F401  (registers watch)
 
 __all__ = ["app"]

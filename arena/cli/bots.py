@@ -4,12 +4,17 @@ Each works on a workspace (``--home DIR``, else ``$ARENA_HOME``, else the curren
 see :mod:`arena.sandbox.workspace`). The logic lives in :mod:`arena.services.duel` and :mod:`arena.services.submit`.
 ``duel`` and ``submit`` deal from a fresh secret seed unless ``--seed N`` is given, and print
 the seed first, so that any run can be repeated exactly. Both take a program in any language
-as ``cmd:COMMAND`` (``"cmd:python3 bots/examples/first_legal_cmd.py"``) where a bot is named.
+as ``cmd:COMMAND`` (``"cmd:python3 bots/examples/first_legal_cmd.py"``) where a bot is named,
+and set a bot's options (:mod:`arena.sandbox.options`) with ``--option KEY=VALUE``: ``submit``'s
+validation games play with them; in a duel each names its bot by position,
+``--option 2:KEY=VALUE``, and a bot given options is named with them (``epsilon[epsilon=0.5]``),
+so one file under two settings is two bots.
 """
 
 from __future__ import annotations
 
 import shlex
+import dataclasses
 from pathlib import Path
 from typing import List, Optional, Tuple
 
@@ -26,7 +31,9 @@ from arena.cli.render import duel_progress_view, render_bots, render_duel, rende
 from arena.engine.rules import DEFAULT_PRESET, load_rules
 from arena.errors import ConfigError
 from arena.sandbox import BotSpec, Limits
+from arena.sandbox.options import options_label, parse_assignments, with_options
 from arena.sandbox.spec import is_command
+from arena.sandbox.workspace import Workspace
 from arena.services.submit import accept, accept_command, check_clash, new_bot as write_new_bot, validate
 from arena.tournament.sprt import MODELS, Model, Sprt
 
@@ -54,13 +61,15 @@ def duel(
                               help=f"The Elo of ELO0 and ELO1: {' or '.join(MODELS)}."),
     seed: Optional[int] = seed_option(),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: CPUs)."),
+    option: List[str] = typer.Option([], "--option", metavar="N:KEY=VALUE",
+                                     help="Set option KEY of the N-th bot named (1, 2, ...); repeatable."),
     trusted: bool = trusted_option(),
     home: Optional[Path] = home_option(),
 ) -> None:
     """Play seeded games between bots, seats rotated over the same deals: win rates, scores with
     95% intervals, Elo and LOS, and an optional SPRT."""
     workspace = workspace_of(home)
-    specs = [workspace.resolve_bot(b) for b in bots]
+    specs = _duel_specs(workspace, bots, option)
     rule_set = load_rules(rules_name)
     test = _sprt(sprt, alpha, beta, model)
     if test is not None:
@@ -79,6 +88,27 @@ def duel(
         result = run_duel(specs, rule_set, budget, seats, seed=chosen_seed, workers=workers,
                           trusted=trusted, sprt=test)
     render_duel(out, result)
+
+
+def _duel_specs(workspace: Workspace, bots: list[str], assignments: list[str]) -> list[BotSpec]:
+    """The duel's bots, each with the options ``--option N:KEY=VALUE`` gives it; a bot given
+    options is named with them."""
+    chosen: list[list[str]] = [[] for _ in bots]
+    for text in assignments:
+        position, sep, rest = text.partition(":")
+        if not sep or not position.strip().isdigit() or not 1 <= int(position) <= len(bots):
+            raise ConfigError(f"--option {text!r}: expected N:KEY=VALUE, N the position of a bot "
+                              f"named (1..{len(bots)})")
+        chosen[int(position) - 1].append(rest)
+    specs = []
+    for bot, texts in zip(bots, chosen):
+        spec = workspace.resolve_bot(bot)
+        given = parse_assignments(spec, texts)
+        if given:
+            spec = with_options(spec, given)
+            spec = dataclasses.replace(spec, name=spec.name + options_label(given))
+        specs.append(spec)
+    return specs
 
 
 def _sprt(bounds: tuple[float, float] | None, alpha: float | None, beta: float | None,
@@ -130,6 +160,8 @@ def submit(
     class_name: str = typer.Option("Bot", "--class", help="The bot's class."),
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="The preset the validation games use."),
     init_time: float = typer.Option(10.0, "--init-time", min=0.1, help="Seconds allowed to load."),
+    option: List[str] = typer.Option([], "--option", metavar="KEY=VALUE",
+                                     help="Validate with the bot's option KEY set; repeatable."),
     seed: Optional[int] = seed_option(),
     trusted: bool = trusted_option(),
     home: Optional[Path] = home_option(),
@@ -138,11 +170,15 @@ def submit(
     workspace = workspace_of(home)
     command = BotSpec.parse(bot, Path.cwd()) if is_command(bot) else None
     path = Path(bot)
+    declaring = command or BotSpec(name=path.stem, path=path.resolve(), class_name=class_name)
+    options = parse_assignments(declaring, option)
+    if command is not None:
+        command = with_options(command, options)
     bot_name = name or (command.name if command is not None else path.stem)
     check_clash(workspace, bot_name, None if command else path, replace)  # fail fast, before any game
     rules, limits = load_rules(rules_name), Limits(init_time=init_time)
     report = validate(command or path, class_name, rules, limits, workspace,
-                      seed=announce_seed(seed), trusted=trusted)
+                      seed=announce_seed(seed), trusted=trusted, options=options)
     render_validation(console(), report)
     if not report.passed:
         raise typer.Exit(1)

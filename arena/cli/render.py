@@ -26,7 +26,10 @@ from arena.services.bench import BenchResult, RankingsBenchResult, SandboxBenchR
 from arena.play.faults import storable
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
+from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
+from arena.errors import ArenaError
+from arena.sandbox.options import declared_options
 from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
 from arena.services.duel import DuelProgress, DuelResult
 from arena.services.duelstats import SprtOutcome
@@ -34,6 +37,7 @@ from arena.services.submit import ValidationReport
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import GameRecord
 from arena.tournament.replay import Effect, EffectKind, Step
+from arena.tournament.watch import Frame
 from arena.tournament.runner import Progress, RunReport
 from arena.tournament.sprt import Estimate
 from arena.tournament.stats import BotStats
@@ -312,14 +316,11 @@ def seat_names(names: Sequence[str], width: int = NAME_MIN) -> list[str]:
 def render_step(console: Console, step: Step, game: Game, names: Sequence[str] | None = None) -> None:
     """One applied move and what it did (skips, reverses, penalties...), with the table as it
     left it; the effects go on a line of their own when the console is too narrow for one."""
-    action, drew = step.action, step.drew
-    extra = f" (drew {drew})" if drew and action != "draw" else ""
-    verb = f"draws {drew}" if action == "draw" else ("passes" if action == "pass" else f"plays {action}")
-    effects = escape("; ".join(effect_text(e, names) for e in step.effects))
+    move, effects = _move_markup(step, names), _effects_markup(step, names)
     suit = SUITS[game.active_suit] if game.active_suit >= 0 else "any"
     pending = f"  pending {game.pending_kind} {game.pending_amount}" if game.pending_kind else ""
     sizes = " ".join(str(len(h)) for h in game.hands)
-    move = f"{step.index:>4}. {escape(seat_label(step.seat, names))} {verb}{extra}"
+    move = f"{step.index:>4}. {move}"
     table = f"  ->  top {_top_markup(game)} suit {suit}{pending}  hands [{sizes}]"
     line = f"{move}: [bold magenta]{effects}[/]{table}" if effects else move + table
     if not effects or Text.from_markup(line).cell_len <= console.width:
@@ -327,6 +328,19 @@ def render_step(console: Console, step: Step, game: Game, names: Sequence[str] |
     else:
         console.print(move + table)
         console.print(f"      ↳ [bold magenta]{effects}[/]")
+
+
+def _move_markup(step: Step, names: Sequence[str] | None) -> str:
+    """Who made the move and what it was: ``seat 1 (greedy) plays 7H 7C``, ``seat 0 draws 2``."""
+    action, drew = step.action, step.drew
+    extra = f" (drew {drew})" if drew and action != "draw" else ""
+    verb = f"draws {drew}" if action == "draw" else ("passes" if action == "pass" else f"plays {action}")
+    return f"{escape(seat_label(step.seat, names))} {verb}{extra}"
+
+
+def _effects_markup(step: Step, names: Sequence[str] | None) -> str:
+    """What the move did, in words, ``; ``-separated (``""`` for a move without effects)."""
+    return escape("; ".join(effect_text(e, names) for e in step.effects))
 
 
 def effect_text(effect: Effect, names: Sequence[str] | None = None) -> str:
@@ -359,14 +373,58 @@ def render_outcome(console: Console, game: Game, names: Sequence[str] | None = N
         console.print(f"[yellow]still playing[/]: {escape(seat_label(game.to_move, names))} to move "
                       f"after {game.decisions} decisions")
         return
+    console.print(_outcome_markup(outcome, game.decisions, names))
+
+
+def _outcome_markup(outcome: Outcome, decisions: int, names: Sequence[str] | None) -> str:
+    """``seat 1 (greedy) wins (emptied) after 40 decisions; places: greedy random``."""
     if names is None:
         places = " ".join("/".join(map(str, p)) for p in outcome.places)
     else:
         places = _order(names, outcome.places)
     head = (f"{seat_label(outcome.winner, names)} wins" if outcome.winner is not None
             else "drawn game")
-    console.print(f"[bold green]{escape(head)}[/] ({outcome.reason.value}) after {game.decisions} "
-                  f"decisions; places: {escape(places)}")
+    return (f"[bold green]{escape(head)}[/] ({outcome.reason.value}) after {decisions} "
+            f"decisions; places: {escape(places)}")
+
+
+WATCH_KEYS = "n/enter next  b back  s start  e end  NUMBER move  q quit"
+
+
+def render_watch(console: Console, frame: Frame, last: int, title: str,
+                 names: Sequence[str] | None = None) -> None:
+    """One frame of ``arena watch``: the game and move number, the move and its effects (the
+    replay's), the pile, the active suit and the pending penalty, then every hand with its
+    bot's name (``▶`` the seat to move), and the result once the game is over. Fits 80x24 for
+    a table of up to ten seats and ordinary hands (a long hand wraps)."""
+    table = frame.table
+    shown = seat_names(names, NAME_MIN) if names is not None else None
+    hand = f", hand {frame.hand + 1} of {frame.hands}" if frame.hands > 1 else ""
+    console.print(Text(f"{title}{hand}: move {frame.move} of {last}", style="bold"))
+    if frame.step is None:
+        console.print(f"  the deal, {escape(seat_label(table.to_move, shown))} to move")
+    else:
+        effects = _effects_markup(frame.step, shown)
+        console.print(f"  {_move_markup(frame.step, shown)}" + (f": [bold magenta]{effects}[/]"
+                                                                  if effects else ""))
+    suit = SUITS[table.active_suit] if table.active_suit >= 0 else "any"
+    pending = (f"[bold]{table.pending_kind} {table.pending_amount}[/] to pick up"
+               if table.pending_kind else "no penalty")
+    skip = ", a skip pending" if table.pending_skip else ""
+    top = card_markup(NAMES[table.top])
+    if table.top >= 52:
+        top += f" (as {card_markup(NAMES[table.top_card])})"
+    console.print(f"  top {top}  suit {suit}  {pending}{skip}  "
+                  f"direction {table.direction:+d}  stock {table.stock}")
+    width = max(cell_len(seat_label(seat, shown)) for seat in range(len(table.hands)))
+    for seat, cards in enumerate(table.hands):
+        marker = "▶" if seat == table.to_move and table.outcome is None else " "
+        label = seat_label(seat, shown).ljust(width)
+        console.print(f"{marker} {escape(label)} {len(cards):>2}: {cards_markup(NAMES[c] for c in cards)}")
+    if table.outcome is not None:
+        console.print(_outcome_markup(table.outcome, table.decisions, names))
+    if names is not None:
+        render_names(console, short_names(names, NAME_MIN))
 
 
 def render_stored_game(console: Console, tournament: str, record: GameRecord) -> None:
@@ -477,6 +535,25 @@ def render_bots(console: Console, workspace: Workspace) -> None:
     _print_table(console, [_Column(h, h, [row[i] for row in cells], "left")
                            for i, h in enumerate(headers)])
     render_names(console, names)
+    _render_bot_options(console, workspace, [r[0] for r in rows])
+
+
+def _render_bot_options(console: Console, workspace: Workspace, names: list[str]) -> None:
+    """Each bot's declared options, a line each (``name  key: type range, default; help``);
+    a bot whose declaration cannot be read says why, the others are still listed."""
+    lines: list[Text] = []
+    for name in names:
+        try:
+            declared = [option.describe() for option in declared_options(workspace.resolve_bot(name))]
+        except ArenaError as error:
+            declared = [f"cannot read its options: {error}"]
+        lines += [Text(f"  {name}  {text}") for text in declared]
+    if not lines:
+        console.print(Text("options: no bot declares any", style="dim"))
+        return
+    _title(console, "options")
+    for line in lines:
+        console.print(line, overflow="fold")
 
 
 def render_validation(out: Console, report: ValidationReport) -> None:

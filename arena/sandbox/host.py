@@ -5,7 +5,7 @@ imported by it. Standard library only until the runtime is mounted. Its standard
 control socket (``SOCK_SEQPACKET``, JSON messages, descriptors passed with ``SCM_RIGHTS``):
 
 1. The referee sends the setup (``{"confine":, "runtime":, "files":, "class":, "command":,
-   ...}``) with a descriptor for each of the bot's files. The host reads them, then (confined) enters new user,
+   "options":, ...}``) with a descriptor for each of the bot's files. The host reads them, then (confined) enters new user,
    mount, network, UTS, cgroup, IPC and PID namespaces, builds a minimal read-only root (the
    interpreter's prefix, ``/usr``, the runtime at ``/arena``, a few devices), forks the *init*
    of its PID namespace, which mounts its ``/proc``, pivots into that root and preloads the
@@ -406,6 +406,8 @@ class Template:
             if self.command is not None:
                 os.dup2(out_fd, 1)
                 os.close(out_fd)
+                if self.setup.get("options"):  # a command bot's options (arena.sandbox.options)
+                    os.environ["ARENA_OPTIONS"] = json.dumps(self.setup["options"])
                 os.execvp(self.command[0], self.command)
         except BaseException as exc:  # the referee sees the line, then the exit status
             os.write(out_fd, ("!error " + json.dumps(f"sandbox setup: {exc}") + "\n").encode())
@@ -491,7 +493,8 @@ def _run_bot(template: Template, out_fd: int) -> None:
 
     host = Host(out_fd, log, None, Observation.from_wire, action_text)
     try:
-        host.bot = _instantiate(template.code, template.bot_path(), template.setup["class"])
+        host.bot = _instantiate(template.code, template.bot_path(), template.setup["class"],
+                                template.setup.get("options") or {})
     except MemoryError as exc:
         host.report("memory", exc)
         os._exit(MEMORY_EXIT)
@@ -511,8 +514,10 @@ def _compile(source: bytes, path: str):  # type: ignore[no-untyped-def]
         return None
 
 
-def _instantiate(code, path: str, class_name: str) -> object:  # type: ignore[no-untyped-def]
-    """Run the bot's code as a module of a private name and instantiate its class.
+def _instantiate(code, path: str, class_name: str,  # type: ignore[no-untyped-def]
+                 options: dict[str, Any]) -> object:
+    """Run the bot's code as a module of a private name and instantiate its class, with its
+    options as keyword arguments (a bot that declares none is constructed without any).
 
     Not under its file's name: a bot file called ``random.py`` that imports ``random`` must get
     the standard library, not itself.
@@ -528,7 +533,7 @@ def _instantiate(code, path: str, class_name: str) -> object:  # type: ignore[no
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
         raise ImportError(f"{os.path.basename(path)} defines no class {class_name!r}")
-    return cls()
+    return cls(**options)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,7 +25,20 @@ class SnapshotError(ArenaError):
 
 
 def snapshot(spec: BotSpec, folder: Path) -> tuple[BotSpec, str]:
-    """``spec`` naming copies under ``folder``, and its version (the SHA-256 of what runs)."""
+    """``spec`` naming copies under ``folder``, and its version (the SHA-256 of what runs).
+
+    A bot's options are part of what runs: a bot with options is versioned by its files' hash
+    and its options together, so one file under two settings is two versions, and a bot
+    without options keeps the version it always had.
+    """
+    copied, version = _snapshot_files(spec, folder)
+    if spec.options:
+        version = sha256_hex(json.dumps([version, [list(pair) for pair in spec.options]]))
+    return copied, version
+
+
+def _snapshot_files(spec: BotSpec, folder: Path) -> tuple[BotSpec, str]:
+    """``spec`` naming copies under ``folder``, and the hash of its files (and command)."""
     if spec.path is not None:
         copy, digest = _copy(spec.path, folder)
         return replace(spec, path=copy), digest

@@ -19,13 +19,16 @@ class BotSpec:
     """A bot: a Python file and class, or the argv of an executable speaking docs/protocol.md.
 
     Exactly one of ``path`` and ``command`` is set. Relative paths are resolved by
-    :meth:`parse` against the folder of the file that named the bot.
+    :meth:`parse` against the folder of the file that named the bot. ``options`` are the values
+    the bot is constructed with, by name, sorted (:func:`arena.sandbox.options.with_options`);
+    empty for a bot that declares none.
     """
 
     name: str
     path: Path | None = None
     class_name: str = "Bot"
     command: tuple[str, ...] | None = None
+    options: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if (self.path is None) == (self.command is None):

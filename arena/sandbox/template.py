@@ -102,7 +102,8 @@ class BotTemplate:
         chosen = COMMAND_FILTER if command is not None else BOT_FILTER
         setup = {"confine": self.confined, "runtime": str(rt), "root": str(root),
                  "workdir": home, "files": [p.name for p in files], "class": self.spec.class_name,
-                 "command": command, "log_bytes": self.limits.log_bytes,
+                 "command": command, "options": dict(self.spec.options),
+                 "log_bytes": self.limits.log_bytes,
                  "disk_bytes": self.limits.disk_mb << 20, "files_max": self.limits.files,
                  "filter": chosen if (rt / chosen).exists() else "", "preload": PRELOAD}
         fds = [os.open(p, os.O_RDONLY | os.O_CLOEXEC) for p in files]

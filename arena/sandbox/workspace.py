@@ -27,7 +27,7 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from typing import Any
 import arena
 from arena.digest import file_sha256
 from arena.errors import ConfigError
+from arena.sandbox.options import with_options
 from arena.sandbox.spec import BotSpec, is_command
 from arena.settings import did_you_mean
 
@@ -143,6 +144,17 @@ class Registry:
         return RegistryEntry(name, name, sha256, _now(), command=command)
 
 
+def _named_entry(entry: Mapping[str, Any]) -> str:
+    """The bot a ``{bot: ...}`` mapping names, as a text entry (its name is the mapping's)."""
+    others = sorted(set(entry) - {"name", "bot"})
+    if others:
+        raise ConfigError(f"bot {dict(entry)!r}: 'bot' names the bot; it does not go with {others}")
+    bot = entry["bot"]
+    if not isinstance(bot, str) or not bot.strip():
+        raise ConfigError(f"bot {dict(entry)!r}: 'bot' must be a bot's name, file or cmd:COMMAND")
+    return bot
+
+
 def _now() -> str:
     """The time now, UTC, in ISO form to the second."""
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
@@ -167,12 +179,17 @@ class Workspace:
             raise ConfigError(f"workspace {str(root)!r} is not a folder")
         return cls(root)
 
-    def resolve_bot(self, name_or_path: str, base_dir: Path | None = None) -> BotSpec:
-        """The bot a command names: a path (``x.py[:Class]``), a registered, local or built-in name.
+    def resolve_bot(self, name_or_path: str, base_dir: Path | None = None,
+                    options: Mapping[str, Any] | None = None) -> BotSpec:
+        """The bot a command names: a path (``x.py[:Class]``), a registered, local or built-in name,
+        with ``options`` (checked against what it declares, defaults filled in).
 
         Paths are resolved against ``base_dir`` (default: the current directory). Raises
         :class:`ConfigError` naming the input and the known names when nothing matches.
         """
+        return with_options(self._find_bot(name_or_path, base_dir), options or {})
+
+    def _find_bot(self, name_or_path: str, base_dir: Path | None) -> BotSpec:
         text = name_or_path.strip()
         if is_command(text) or text.endswith(".py") or ".py:" in text or "/" in text:
             return BotSpec.parse(text, base_dir or Path.cwd())
@@ -196,15 +213,27 @@ class Workspace:
         (the workspace, then the tournament file's folder), the first that has the file winning.
 
         A command's file arguments are looked for the other way round, in the tournament file's
-        folder first (docs/protocol.md), each in the first folder that holds it.
+        folder first (docs/protocol.md), each in the first folder that holds it. A mapping may
+        name its bot as a command would (``{name: fast, bot: heuristic}``) and give it
+        ``options`` (:mod:`arena.sandbox.options`).
         """
+        if not isinstance(entry, Mapping):
+            return with_options(self._find_entry(entry, folders), {})
+        options = entry.get("options") or {}
+        found = {key: value for key, value in entry.items() if key != "options"}
+        spec = self._find_entry(_named_entry(found) if "bot" in found else found, folders)
+        name = entry.get("name")
+        # An error about an option names the entry as the file does.
+        return with_options(replace(spec, name=name) if isinstance(name, str) else spec, options)
+
+    def _find_entry(self, entry: str | Mapping[str, Any], folders: Sequence[Path]) -> BotSpec:
         if is_command(entry):
             return BotSpec.parse(entry, *reversed(folders))
         last: ConfigError | None = None
         for folder in folders:
             try:
                 if isinstance(entry, str):
-                    return self.resolve_bot(entry, base_dir=folder)
+                    return self._find_bot(entry, base_dir=folder)
                 return BotSpec.parse(entry, folder)
             except ConfigError as error:
                 last = error

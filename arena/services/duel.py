@@ -39,6 +39,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from arena.engine.rules import RuleSet
 from arena.errors import ConfigError
@@ -206,9 +207,14 @@ def _check_specs(specs: Sequence[BotSpec], seats: int, games: int) -> None:
 
 def _entry(spec: BotSpec) -> BotEntry:
     """``spec`` as a tournament file would name it (the store records it in the config text)."""
+    entry: dict[str, Any] = {"name": spec.name}
     if spec.command is not None:
-        return BotEntry(spec.name, {"name": spec.name, "cmd": list(spec.command)})
-    return BotEntry(spec.name, {"name": spec.name, "path": str(spec.path), "class": spec.class_name})
+        entry["cmd"] = list(spec.command)
+    else:
+        entry.update({"path": str(spec.path), "class": spec.class_name})
+    if spec.options:  # a bot without options is named as it always was
+        entry["options"] = dict(spec.options)
+    return BotEntry(spec.name, entry)
 
 
 def _tally(plan: Plan, records: Iterable[GameRecord], seed: int, scores: DuelScores,

@@ -31,6 +31,7 @@ import tempfile
 from dataclasses import dataclass, field, replace as replaced
 from importlib import resources
 from pathlib import Path
+from typing import Any, Mapping
 
 from arena.digest import sha256_hex
 from arena.errors import ArenaError, ConfigError
@@ -38,6 +39,7 @@ from arena.play.referee import BotClient, Referee
 from arena.engine.rules import DEFAULT_PRESET, RuleSet, load_rules
 from arena.sandbox import BotSpec, Limits, check_isolation
 from arena.sandbox.contract import contract_problem
+from arena.sandbox.options import with_options
 from arena.sandbox.seating import Seating
 from arena.sandbox.snapshot import snapshot
 from arena.tournament.schedule import deal_seed, fresh_seed
@@ -93,9 +95,12 @@ class ValidationReport:
 
 def validate(bot: Path | BotSpec, class_name: str = "Bot", rules: RuleSet | None = None,
              limits: Limits | None = None, workspace: Workspace | None = None, *,
-             seed: int | None = None, trusted: bool = False) -> ValidationReport:
+             seed: int | None = None, trusted: bool = False,
+             options: Mapping[str, Any] | None = None) -> ValidationReport:
     """Run the checks of the module docstring on the bot file ``bot`` (a spec: a file's, whose
-    class is ``class_name``, or a command's), dealing from ``seed``.
+    class is ``class_name``, or a command's), dealing from ``seed``. The games play the bot
+    with ``options`` (a file's; a command's spec carries its own), checked against what it
+    declares once its contract holds (:class:`ConfigError` for a bad one, before any game).
 
     ``trusted`` plays without isolation; otherwise a machine without it is refused
     (:class:`~arena.sandbox.IsolationUnavailable`) before any check runs.
@@ -123,6 +128,10 @@ def validate(bot: Path | BotSpec, class_name: str = "Bot", rules: RuleSet | None
         detail = contract_problem(spec.path, class_name)
         report.checks.append(Check("contract", detail is None, detail or ""))
         if detail is None:
+            # Checked on the file as the user names it, so that an error names it too.
+            checked = with_options(BotSpec(name=path.stem, path=path.resolve(),
+                                           class_name=class_name), options or {})
+            spec = replaced(spec, options=checked.options)
             _play_checks(report, spec, rules, limits, workspace, trusted)
     return report
 

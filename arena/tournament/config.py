@@ -5,7 +5,8 @@ Example file::
     name: demo
     rules: switch            # a preset name or a rule-set file path (the engine resolves it)
     seats: 4                 # players per table, 2..10
-    bots: [random, greedy, bots/my_bot.py, bots/x.py:Cls, {name: cbot, cmd: [./cbot]}]
+    bots: [random, greedy, bots/my_bot.py, bots/x.py:Cls, {name: cbot, cmd: [./cbot]},
+           {name: eps-30, bot: bots/examples/epsilon.py, options: {epsilon: 0.3}}]
     format: round-robin      # or gauntlet, with candidates: [...] playing the field (bots)
     rounds: 10               # fresh deals per table
     seatings: rotations      # or permutations
@@ -32,7 +33,11 @@ tournament is first run and keeps it in the results store
 
 Bot entries stay raw (the sandbox layer parses them); each gets a display name: a preset's own
 name, a file's stem (``bots/my_bot.py`` -> ``my_bot``), a class after a colon
-(``bots/x.py:Cls`` -> ``Cls``), or a mapping's ``name`` (else the stem of its ``cmd[0]``).
+(``bots/x.py:Cls`` -> ``Cls``), or a mapping's ``name`` (else the name its ``bot`` derives, else
+the stem of its ``cmd[0]``). A mapping's ``options`` (option name -> a number, true/false or
+a text) are checked here for their shape, and against what the bot declares when the bot is
+resolved (:mod:`arena.sandbox.options`); they are part of the entry, so of the config hash, and
+an entry without them hashes as it always did.
 
 :attr:`TournamentConfig.config_hash` is a SHA-256 of a canonical JSON of the validated settings
 that can change results (everything but ``workers``; bot order does not matter), used by the store
@@ -211,6 +216,8 @@ def display_name(spec: Any) -> str:
         name = spec.get("name")
         if isinstance(name, str):
             return name.strip()
+        if isinstance(spec.get("bot"), str):
+            return _name_from_text(spec["bot"])
         cmd = spec.get("cmd")
         if isinstance(cmd, list) and cmd and isinstance(cmd[0], str):
             return PurePosixPath(cmd[0]).stem
@@ -301,6 +308,8 @@ def _entry(keys: _Keys, key: str, spec: Any) -> BotEntry:
             raise keys.fail(key, "a bot mapping's keys must be strings")
         if "name" in spec and (not isinstance(spec["name"], str) or not spec["name"].strip()):
             raise keys.fail(f"{key}.name", f"expected a non-empty string, got {show(spec['name'])}")
+        if "options" in spec:
+            _check_options(keys, f"{key}.options", spec["options"])
         spec = dict(spec)
     elif not isinstance(spec, str) or not spec.strip():
         raise keys.fail(key, f"expected a bot name, file or mapping, got {show(spec)}")
@@ -308,6 +317,15 @@ def _entry(keys: _Keys, key: str, spec: Any) -> BotEntry:
     if not name or not name.isprintable():
         raise keys.fail(key, f"cannot derive a bot name from {show(spec)}; add 'name'")
     return BotEntry(name=name, spec=spec.strip() if isinstance(spec, str) else spec)
+
+
+def _check_options(keys: _Keys, key: str, options: Any) -> None:
+    """An entry's ``options``: a mapping of names to numbers, true/false or texts."""
+    if not isinstance(options, Mapping):
+        raise keys.fail(key, f"expected a mapping of option names to values, got {show(options)}")
+    for name, value in options.items():
+        if not isinstance(name, str) or not isinstance(value, (bool, int, float, str)):
+            raise keys.fail(f"{key}.{name}", f"expected a number, true/false or a text, got {show(value)}")
 
 
 def _limits(keys: _Keys) -> dict[str, Any]:
