@@ -16,7 +16,6 @@ from arena.sandbox.options import declared_options, parse_assignments, with_opti
 from arena.sandbox.snapshot import snapshot
 from arena.sandbox.spec import BotSpec
 from arena.sandbox.workspace import Workspace
-from arena.tournament import ConfigChangedError
 from arena.tournament.config import parse_config
 from arena.tournament.replay import open_results
 from arena.tournament.runner import run_tournament
@@ -166,13 +165,15 @@ def test_an_entry_configures_a_bot_and_it_is_built_with_those_options(tmp_path: 
     assert versions["deep"] != versions["shallow"]  # one file, two bots
 
 
-def test_changing_an_entrys_options_is_a_changed_setup_on_resume(tmp_path: Path) -> None:
+def test_changing_an_entrys_options_is_a_new_version_whose_games_are_played_again(tmp_path: Path) -> None:
     write(tmp_path, "teller.py", TELLER)
-    path = tournament(tmp_path, "  - {name: a, bot: teller.py, options: {depth: 2}}\n  - greedy\n")
-    run_tournament(path, tmp_path, workers=1)
+    path = tournament(tmp_path, "  - {name: a, bot: teller.py, options: {depth: 2}}\n  - greedy\n"
+                                "  - random\n")
+    first = run_tournament(path, tmp_path, workers=1)
     path.write_text(path.read_text().replace("depth: 2", "depth: 4"))
-    with pytest.raises(ConfigChangedError, match="bot versions changed: a"):
-        run_tournament(path, tmp_path, workers=1)
+    grown = run_tournament(path, tmp_path, workers=1)
+    assert grown.growth is not None and "bot 'a' changed" in grown.growth
+    assert grown.complete and 0 < grown.played < first.played   # a's games; greedy-random's kept
 
 
 def test_an_entry_without_options_hashes_as_it_always_did() -> None:
