@@ -432,12 +432,14 @@ class Game:
         """B4: the cards stay in the hand, the seat draws two, and the turn ends; a pending skip
         or penalty it did not answer falls on it too (it is its turn's unanswered penalty)."""
         drew = self._draw_cards(seat, self.rules.blunder_draw)
-        if self.pending_kind is not None and not self.pending_skip:
+        took_penalty = self.pending_kind is not None and not self.pending_skip
+        if took_penalty:
             drew += self._draw_cards(seat, self.pending_amount)
             self.clear_pending()
         self.pending_skip = False
         self.history.append(Event(seat, play, drew, True))
-        self.passes_in_row = 0 if drew else self.passes_in_row + 1
+        # G5: a penalty taken breaks a run of passes, as a penalty draw does (S12), even empty
+        self.passes_in_row = 0 if drew or took_penalty else self.passes_in_row + 1
         self._end_turn(self._next_seat(seat, 0))
 
     def _draw_action(self, seat: int) -> None:
@@ -445,7 +447,7 @@ class Game:
             drew = self._draw_cards(seat, self.pending_amount)
             self.clear_pending()
             self.history.append(Event(seat, DRAW, drew))
-            self.passes_in_row = 0 if drew else self.passes_in_row + 1  # S12: an empty penalty draw is a pass
+            self.passes_in_row = 0  # S12, G5: a penalty draw breaks a run of passes, even an empty one
             self._end_turn(self._next_seat(seat, 0))
             return
         drew = self._draw_cards(seat, 1)
