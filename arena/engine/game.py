@@ -79,7 +79,7 @@ class Game:
         "rules", "seats", "seed", "rng", "hands", "stock", "discard", "active_suit", "pending_kind",
         "pending_amount", "pending_mix", "pending_skip", "top_card", "announced", "direction",
         "to_move", "recycles_left", "passes_in_row", "decisions", "draws_this_turn", "drawn_card",
-        "outcome", "history", "_legal", "public_events",
+        "outcome", "history", "_legal", "public_events", "plays",
     )
 
     def __init__(self, rules: RuleSet, seats: int, seed: int) -> None:
@@ -105,6 +105,7 @@ class Game:
         self.decisions = 0
         self.draws_this_turn = 0
         self.drawn_card = -1  # C4, F4: a playable drawn card that the next play must include
+        self.plays = 0  # the card plays so far, for a rule set's play_cap
         self.outcome: Outcome | None = None
         self.history: list[Event] = []
         self._legal: list[ActionType] | None = None
@@ -119,8 +120,22 @@ class Game:
         ``lead`` is the seat that moves first (G9: seat 0; a match moves it on, F2)."""
         game = cls(rules, seats or rules.seats_default, seed)
         game._deal()
-        game.to_move = lead
+        game.to_move = game.rng.randrange(game.seats) if rules.first_player == "random" else lead
+        if rules.starter_acts:
+            game._starter_acts()
         return game
+
+    def _starter_acts(self) -> None:
+        """The starter acts as if the seat before the lead had played it (its penalty, skip or
+        reverse), so the lead may face a penalty, be skipped, or see the play turn away."""
+        starter = self.top_card
+        if not self.rules.has_effect[starter]:
+            return
+        dealer = (self.to_move - 1) % self.seats
+        live = live_cards(self.rules, [starter])
+        apply_penalties(self, live)
+        skips = apply_table_effects(self, dealer, live)
+        self.to_move = (dealer + self.direction * (1 + skips)) % self.seats
 
     @classmethod
     def setup(
@@ -251,6 +266,8 @@ class Game:
             return plays or [DRAW]  # pragma: no cover - a drawn playable card always plays
         if self.pending_kind is not None:
             return [*plays, DRAW] if self.rules.draw_when == "any" or not plays else plays
+        if self.rules.open_turn:
+            return self._open_turn_legal(plays)
         if plays:
             if self.rules.draw_when == "any" and self.can_draw():
                 return [*plays, DRAW]  # W2: a seat may draw instead of playing
@@ -258,6 +275,24 @@ class Game:
         if self.draws_this_turn > 0:
             return [DRAW]  # C4: an unplayable draw with draws left must draw again
         return [DRAW] if self.can_draw() else [PASS]
+
+    def _open_turn_legal(self, plays: list[Any]) -> list[ActionType]:
+        """A turn that stays open after a draw, or a pass at will on an empty stock.
+
+        ``draw`` while the seat has draws left this turn, a card can be drawn and the rule set
+        lets it draw (by choice, or when stuck); ``pass`` when the seat cannot draw any more
+        after drawing, when nothing can be drawn at all and ``pass_on_empty`` is on, or when it
+        can neither play nor draw. The two are never legal together.
+        """
+        rules = self.rules
+        can_draw = self.can_draw()
+        if can_draw and self.draws_this_turn < rules.draws_per_turn and (
+                rules.draw_when == "any" or not plays):
+            return [*plays, DRAW]
+        if (not plays or (self.draws_this_turn > 0 and rules.after_draw == "continue")
+                or (rules.pass_on_empty and not can_draw)):
+            return [*plays, PASS]
+        return plays
 
     def lone_action_is_public(self) -> bool:
         """Whether a forced draw or pass here tells the table nothing it cannot already see.
@@ -268,8 +303,8 @@ class Game:
         passing on a playable drawn card; B3, I2: accepting a skip one could answer): being
         forced there would reveal a hand without a playable card, so the seat is asked anyway.
         """
-        if self.pending_skip:
-            return False
+        if self.pending_skip or self.rules.open_turn:
+            return False  # an open turn's pass and draw are also choices beside plays
         if self.drawn_card >= 0:
             return self.rules.after_draw != "may-play"
         return self.rules.draw_when != "any"
@@ -323,6 +358,14 @@ class Game:
         return legality.play_error(self, action)
 
     def _draw_error(self) -> str | None:
+        if self.rules.open_turn and self.pending_kind is None and not self.pending_skip:
+            if DRAW in self._compute_legal():
+                return None
+            if not self.can_draw():
+                return "no card can be drawn (empty stock, no recycle)"
+            if self.draws_this_turn >= self.rules.draws_per_turn:
+                return "no draws left this turn"
+            return "drawing is allowed only when no play is legal"
         if self.pending_skip:
             return "a pending skip is answered with a skip card or accepted with pass"
         stuck_only = self.rules.draw_when == "stuck"
@@ -372,10 +415,13 @@ class Game:
         self._check_end()
 
     def _pass(self, seat: int) -> None:
-        """G5: a pass that accepts a skip or ends a turn that drew does not count toward a block."""
+        """G5: a pass that accepts a skip or ends a turn that drew does not count toward a block;
+        in an open turn a pass counts exactly when no card can be drawn."""
         self.history.append(Event(seat, PASS))
         if self.pending_skip:
             self.pending_skip = False
+        elif self.rules.open_turn:
+            self.passes_in_row = 0 if self.can_draw() else self.passes_in_row + 1
         elif self.drawn_card < 0:
             self.passes_in_row += 1
         self._end_turn(self._next_seat(seat, 0))
@@ -391,6 +437,9 @@ class Game:
         self.discard.extend(cards)
         self.top_card = acting[-1]
         self.passes_in_row = 0
+        self.plays += 1
+        if not self.stock and rules.recycle_at == "empty":
+            self._recycle()  # the pile under the new top is the stock at once
         if self.pending_skip:
             self.pending_skip = False  # a legal play under a pending skip answers it
         has_effect = rules.has_effect
@@ -444,10 +493,15 @@ class Game:
 
     def _draw_action(self, seat: int) -> None:
         if self.pending_kind is not None:
-            drew = self._draw_cards(seat, self.pending_amount)
+            owed = self.pending_amount
+            drew = self._draw_cards(seat, owed)
             self.clear_pending()
             self.history.append(Event(seat, DRAW, drew))
-            self.passes_in_row = 0  # S12, G5: a penalty draw breaks a run of passes, even an empty one
+            # S12, G5: a penalty draw breaks a run of passes, even an empty one; OpenSpiel's
+            # rule (O5) counts one that takes the stock's last card as the last one owed
+            emptied = (self.rules.emptying_penalty_draw == "passes" and drew == owed
+                       and not self.can_draw())
+            self.passes_in_row = 1 if emptied else 0
             self._end_turn(self._next_seat(seat, 0))
             return
         drew = self._draw_cards(seat, 1)
@@ -455,6 +509,8 @@ class Game:
         self.passes_in_row = 0
         self.draws_this_turn += 1
         after = self.rules.after_draw
+        if after == "continue":
+            return  # the same seat plays any legal card, draws again or passes
         if after == "must-play":
             self._after_must_play_draw(seat)
         elif after == "may-play" and first_card_ok(self, self.hands[seat][-1]):
@@ -477,6 +533,8 @@ class Game:
         hand = self.hands[seat]
         if count == 1 and self.stock:  # the common case, kept short
             hand.append(self.stock.pop())
+            if not self.stock and self.rules.recycle_at == "empty":
+                self._recycle()
             return 1
         drew = 0
         while drew < count:
@@ -484,6 +542,8 @@ class Game:
                 break
             hand.append(self.stock.pop())
             drew += 1
+        if not self.stock and self.rules.recycle_at == "empty":
+            self._recycle()  # reshuffle as soon as the stock runs out
         return drew
 
     def _recycle(self) -> bool:
@@ -519,8 +579,10 @@ class Game:
     def _check_end(self) -> None:
         if self.outcome is not None:
             return
-        if self.passes_in_row >= self.seats:
+        if self.passes_in_row >= self.seats + self.rules.extra_block_passes:
             self._blocked()
+        elif self.rules.play_cap is not None and self.plays >= self.rules.play_cap:
+            self._blocked(OutcomeReason.PLAY_CAP)
         elif self.decisions >= self.rules.decision_cap:
             self.outcome = Outcome("drawn", OutcomeReason.CAP, None, self._places(None))
 
@@ -537,13 +599,14 @@ class Game:
         best = min(scores)
         return [s for s in range(self.seats) if scores[s] == best]
 
-    def _blocked(self) -> None:
-        """S14/C6/F7: the lowest score (fewest cards, or fewest points) wins; a tie is a draw."""
+    def _blocked(self, reason: OutcomeReason = OutcomeReason.BLOCKED) -> None:
+        """S14/C6/F7: the lowest score (fewest cards, or fewest points) wins; a tie is a draw.
+        A game that reaches its play cap is scored the same way (O7)."""
         leaders = self._leaders()
         if len(leaders) == 1:
-            self.outcome = Outcome("won", OutcomeReason.BLOCKED, leaders[0], self._places(leaders[0]))
+            self.outcome = Outcome("won", reason, leaders[0], self._places(leaders[0]))
         else:
-            self.outcome = Outcome("drawn", OutcomeReason.BLOCKED, None, self._places(None))
+            self.outcome = Outcome("drawn", reason, None, self._places(None))
 
     def _places(self, winner: int | None) -> tuple[tuple[int, ...], ...]:
         """G7: the winner first, the others by lowest score (fewest cards, or points where the

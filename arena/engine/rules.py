@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, cast
 
-from arena.engine.cards import RANK_OF
+from arena.engine.cards import NAMES, RANK_OF
 from arena.errors import RulesError
 from arena.engine.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
 from arena.settings import Keys, did_you_mean, load_yaml, show
@@ -79,6 +79,16 @@ class RuleSet:
     no_finish_two_seats: frozenset[int] = frozenset()
     points: tuple[int, ...] = ()
     match_wins: int | None = None
+    # The mechanisms of issue 12 (OpenSpiel's crazy_eights and many tables); each default is
+    # the behaviour every preset had before them.
+    first_player: str = "seat-0"
+    starter_acts: bool = False
+    pickup_on_empty_stock: str = "penalty"
+    pass_on_empty: bool = False
+    recycle_at: str = "draw"
+    emptying_penalty_draw: str = "breaks"
+    play_cap: int | None = None
+    blocked_after: str = "seats"
     settings: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
     power_of: tuple[Power, ...] = field(repr=False, compare=False, default=())
     # Lookup tables derived from power_of, for the engine's hot loops (one entry per card code).
@@ -103,6 +113,10 @@ class RuleSet:
     # sets of every rank, no suit openers, no finishing bans or last-card variants (C2).
     lone_card_fast: bool = field(repr=False, compare=False, default=False)
     any_effect: bool = field(repr=False, compare=False, default=True)  # any card with has_effect
+    # True when a turn stays open after a draw (after_draw 'continue') or a seat may pass at
+    # will on an empty stock: the legal actions and passes come from Game._open_turn_legal.
+    open_turn: bool = field(repr=False, compare=False, default=False)
+    extra_block_passes: int = field(repr=False, compare=False, default=0)  # 'seats+1': 1
     # playable_on[suit * 13 + rank]: the cards that may start a play on that active suit and top
     # rank with no penalty pending (wild, same suit or same rank: S3, C2), for simple rule sets.
     playable_on: tuple[frozenset[int], ...] = field(repr=False, compare=False, default=())
@@ -214,6 +228,8 @@ def build_rules(raw: dict[str, Any], source: str) -> RuleSet:
     values["points"] = _points(top.sub("points"), values["blocked"])
     values["match_wins"] = _match(top.sub("match"))
     values["decision_cap"] = top.take("decision_cap", int, 5000, lambda v: v >= 10, "an integer >= 10")
+    values["play_cap"] = top.take("play_cap", int, None, lambda v: v >= 1, "an integer >= 1 or null")
+    values["blocked_after"] = top.choice("blocked_after", ("seats", "seats+1"), "seats")
     top.done()
     rules = RuleSet(**values, settings=settings, **_tables(power_of, values))
     _check_playable(rules, source)
@@ -241,10 +257,12 @@ def _deal(deal: _Keys, power_of: tuple[Power, ...]) -> dict[str, Any]:
     else:
         raise deal.fail("starter_refuses", f"expected 'powers' or a list of card selectors, got {refused!r}")
     calls = deal.take("starter_calls", bool, True)
+    first = deal.choice("first", ("seat-0", "random"), "seat-0")
+    acts = deal.take("starter_acts", bool, False)
     deal.done()
     return {"hand_size": hand_size, "hand_size_by_seats": by_seats, "jokers": jokers,
             "starter": starter, "starter_refuses": refuses if starter != "any" else frozenset(),
-            "starter_calls": calls}
+            "starter_calls": calls, "first_player": first, "starter_acts": acts}
 
 
 def _play(play: _Keys) -> dict[str, Any]:
@@ -267,6 +285,7 @@ def _play(play: _Keys) -> dict[str, Any]:
         "runs": play.take("runs", bool, False),
         "pickup_chain": play.take("pickup_chain", bool, False),
         "two_seat_reverse": play.choice("two_seat_reverse", ("turn", "again"), "turn"),
+        "pickup_on_empty_stock": play.choice("pickup_on_empty_stock", ("penalty", "plain"), "penalty"),
     }
     play.done()
     return values
@@ -276,9 +295,12 @@ def _drawing(drawing: _Keys) -> dict[str, Any]:
     values = {
         "draw_when": drawing.choice("when", ("stuck", "any"), "stuck"),
         "draws_per_turn": drawing.take("per_turn", int, 1, lambda v: v >= 1, "an integer >= 1"),
-        "after_draw": drawing.choice("after_draw", ("end", "must-play", "may-play"), "end"),
+        "after_draw": drawing.choice("after_draw", ("end", "must-play", "may-play", "continue"), "end"),
         "recycles": drawing.take("recycles", int, None, lambda v: v >= 0,
                                  "an integer >= 0 or null (unlimited)"),
+        "recycle_at": drawing.choice("recycle_at", ("draw", "empty"), "draw"),
+        "pass_on_empty": drawing.take("pass_on_empty", bool, False),
+        "emptying_penalty_draw": drawing.choice("emptying_penalty_draw", ("breaks", "passes"), "breaks"),
     }
     drawing.done()
     return values
@@ -396,6 +418,8 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
         "simple": simple, "any_suit_only": any_suit_only, "any_cover": any_cover,
         "kind_bits": {k: 1 << i for i, k in enumerate(kinds)},
         "post_plays": post_plays,
+        "open_turn": values["after_draw"] == "continue" or values["pass_on_empty"],
+        "extra_block_passes": 1 if values["blocked_after"] == "seats+1" else 0,
         "lone_card_fast": (simple and not any_opener and not post_plays
                            and values["set_ranks"] == (1 << 13) - 1 and values["max_cards"] != 1),
     }
@@ -443,4 +467,25 @@ def _check_combinations(rules: RuleSet, refuse: Callable[[str, str], RulesError]
         raise refuse("deal.starter_refuses", "a joker cannot start the pile: refuse jokers as starters")
     if rules.illegal_play == "blunder" and rules.after_draw == "must-play":
         raise refuse("illegal_play.kind", "blunders cannot be combined with drawing.after_draw 'must-play'")
+    _check_new_mechanisms(rules, refuse)
+
+
+def _check_new_mechanisms(rules: RuleSet, refuse: Callable[[str, str], RulesError]) -> None:
+    """The settings of the open turn, the acting starter, the caps and the stock's timing."""
+    pickups = any(p.pickup for p in rules.power_of)
+    if rules.first_player == "random" and rules.match_wins is not None:
+        raise refuse("deal.first", "a match moves the lead seat by seat (F2): 'random' needs match.wins null")
+    if rules.starter_acts:
+        swaps = [NAMES[c] for c in range(rules.deck_size())
+                 if rules.power_of[c].swap and c not in rules.starter_refuses]
+        if swaps:
+            raise refuse("deal.starter_acts", f"a starter cannot swap hands: refuse {swaps[0]} as a starter")
+    if rules.pickup_on_empty_stock == "plain" and not pickups:
+        raise refuse("play.pickup_on_empty_stock", "no card has the 'pickup' power")
+    if rules.emptying_penalty_draw == "passes" and not pickups:
+        raise refuse("drawing.emptying_penalty_draw", "no card has the 'pickup' power")
+    if rules.recycle_at == "empty" and rules.recycles == 0:
+        raise refuse("drawing.recycle_at", "'empty' recycles the pile: recycles must not be 0")
+    if rules.after_draw == "continue" and rules.illegal_play == "blunder":
+        raise refuse("illegal_play.kind", "blunders cannot be combined with drawing.after_draw 'continue'")
 
