@@ -285,13 +285,15 @@ class Game:
         can neither play nor draw. The two are never legal together.
         """
         rules = self.rules
-        can_draw = self.can_draw()
+        can_draw = bool(self.stock) or self._can_recycle()
         if can_draw and self.draws_this_turn < rules.draws_per_turn and (
                 rules.draw_when == "any" or not plays):
-            return [*plays, DRAW]
+            plays.append(DRAW)  # a fresh list from legality.legal_plays: extend it in place
+            return plays
         if (not plays or (self.draws_this_turn > 0 and rules.after_draw == "continue")
                 or (rules.pass_on_empty and not can_draw)):
-            return [*plays, PASS]
+            plays.append(PASS)
+            return plays
         return plays
 
     def lone_action_is_public(self) -> bool:

@@ -113,6 +113,9 @@ class RuleSet:
     # sets of every rank, no suit openers, no finishing bans or last-card variants (C2).
     lone_card_fast: bool = field(repr=False, compare=False, default=False)
     any_effect: bool = field(repr=False, compare=False, default=True)  # any card with has_effect
+    # True when every play is one card (max_cards 1, or no sets) of a simple rule set without
+    # suit openers or last-pass checks: legal plays come straight from the per-card cache.
+    single_card_fast: bool = field(repr=False, compare=False, default=False)
     # True when a turn stays open after a draw (after_draw 'continue') or a seat may pass at
     # will on an empty stock: the legal actions and passes come from Game._open_turn_legal.
     open_turn: bool = field(repr=False, compare=False, default=False)
@@ -420,6 +423,8 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
         "post_plays": post_plays,
         "open_turn": values["after_draw"] == "continue" or values["pass_on_empty"],
         "extra_block_passes": 1 if values["blocked_after"] == "seats+1" else 0,
+        "single_card_fast": (simple and not any_opener and not post_plays
+                             and (values["max_cards"] == 1 or not values["set_ranks"])),
         "lone_card_fast": (simple and not any_opener and not post_plays
                            and values["set_ranks"] == (1 << 13) - 1 and values["max_cards"] != 1),
     }

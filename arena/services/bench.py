@@ -76,24 +76,45 @@ class PeerUnavailable(ArenaError):
     """The peer engine to compare with is not installed."""
 
 
-def bench_openspiel(games: int, seats: int, seed: int = 0) -> BenchResult:
-    """OpenSpiel's C++ ``crazy_eights`` (max_draw_cards=3, no reshuffle) under a uniform random
-    policy driven from Python, chance nodes (the deal) sampled the same way."""
+def openspiel_parameters(rules: RuleSet, seats: int) -> dict[str, Any]:
+    """The parameters of OpenSpiel's ``crazy_eights`` that play the same game as ``rules``: the
+    ``openspiel`` preset or a rule set of its family (docs/rules.md, O1-O9); raise
+    :class:`PeerMismatch` for any other rule set, whose game OpenSpiel does not play."""
+    family = (rules.after_draw == "continue" and rules.pass_on_empty and rules.max_cards == 1
+              and rules.blocked_after == "seats+1" and rules.first_player == "random"
+              and rules.play_cap is not None)
+    if not family:
+        raise PeerMismatch(f"rules '{rules.name}' are not a game OpenSpiel plays: compare with "
+                           "--rules openspiel (or a rule set based on it)")
+    return {"players": seats, "max_draw_cards": rules.draws_per_turn, "max_turns": rules.play_cap,
+            "use_special_cards": rules.starter_acts, "reshuffle": rules.recycles != 0}
+
+
+class PeerMismatch(ArenaError):
+    """The rule set is not a game the peer engine plays."""
+
+
+def bench_openspiel(rules: RuleSet, games: int, seats: int, seed: int = 0) -> BenchResult:
+    """OpenSpiel's C++ ``crazy_eights`` with the parameters of ``rules`` (see
+    :func:`openspiel_parameters`) under a uniform random policy driven from Python, its chance
+    nodes (the dealer, the deal, each draw) sampled the same way."""
+    params = openspiel_parameters(rules, seats)
     try:
         import pyspiel
     except ImportError:
         raise PeerUnavailable(f"open-spiel is not installed; install it with: {OPENSPIEL_INSTALL}") from None
-    game = pyspiel.load_game("crazy_eights", {"players": seats, "max_draw_cards": 3, "reshuffle": False})
+    game = pyspiel.load_game("crazy_eights", params)
     rng = random.Random(seed)
+    choice = rng.choice
     decisions = 0
     start = time.perf_counter()
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                state.apply_action(choice(state.chance_outcomes())[0])
             else:
-                state.apply_action(rng.choice(state.legal_actions()))
+                state.apply_action(choice(state.legal_actions()))
                 decisions += 1
     return BenchResult("openspiel:crazy_eights", games, seats, time.perf_counter() - start, decisions)
 
