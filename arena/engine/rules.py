@@ -19,7 +19,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, cast
 
-from arena.engine.cards import NAMES, RANK_OF
+from arena.engine.actions import Play
+from arena.engine.cards import CARDS, NAMES, RANK_OF
 from arena.errors import RulesError
 from arena.engine.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
 from arena.settings import Keys, did_you_mean, load_yaml, show
@@ -123,6 +124,10 @@ class RuleSet:
     # playable_on[suit * 13 + rank]: the cards that may start a play on that active suit and top
     # rank with no penalty pending (wild, same suit or same rank: S3, C2), for simple rule sets.
     playable_on: tuple[frozenset[int], ...] = field(repr=False, compare=False, default=())
+    # lone_plays[key][card]: the plays of ``card`` laid alone where it may start a play, else (),
+    # key ``suit * 13 + rank`` as for playable_on and 52 for any suit (a starter 8), for
+    # single_card_fast rule sets: their legal plays are one lookup per card of the hand.
+    lone_plays: tuple[tuple[tuple[Play, ...], ...], ...] = field(repr=False, compare=False, default=())
     # Memo caches of the engine, owned by the rule set so that their entries die with it.
     play_cache: dict[int | tuple[int, ...], list[Any]] = field(
         repr=False, compare=False, default_factory=dict)  # Play objects: see arena.engine.moves
@@ -404,6 +409,12 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
     simple = not (chained or any_suit_only or any(p.cancel_needs for p in power_of))
     any_opener = any(p.opens_suit for p in power_of)
     post_plays = bool(values["no_finish"] or values["no_finish_two_seats"] or values["last_card"] != "off")
+    playable_on = tuple(
+        frozenset(c for c in range(len(power_of))
+                  if c < 52 and (power_of[c].wild or c // 13 == suit or c % 13 == rank) or c >= 52)
+        for suit in range(4) for rank in range(13))
+    single_card_fast = (simple and not any_opener and not post_plays
+                        and (values["max_cards"] == 1 or not values["set_ranks"]))
     return {
         "power_of": power_of,
         "wild": tuple(p.wild or c >= 52 for c, p in enumerate(power_of)),  # L8: a joker is wild
@@ -411,11 +422,8 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
         "opens": tuple(p.opens_suit for p in power_of),
         "has_effect": tuple(bool(p.pickup or p.cancels or p.skip or p.reverse or p.swap) for p in power_of),
         "any_effect": any(p.pickup or p.cancels or p.skip or p.reverse or p.swap for p in power_of),
-        "playable_on": tuple(
-            frozenset(c for c in range(len(power_of))
-                      if c < 52 and (power_of[c].wild or c // 13 == suit or c % 13 == rank)
-                      or c >= 52)
-            for suit in range(4) for rank in range(13)),
+        "playable_on": playable_on,
+        "lone_plays": _lone_plays(power_of, playable_on) if single_card_fast else (),
         "answers": {k: frozenset(c for c, p in enumerate(power_of) if k in p.answers) for k in kinds},
         "any_opener": any_opener,
         "simple": simple, "any_suit_only": any_suit_only, "any_cover": any_cover,
@@ -423,11 +431,20 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
         "post_plays": post_plays,
         "open_turn": values["after_draw"] == "continue" or values["pass_on_empty"],
         "extra_block_passes": 1 if values["blocked_after"] == "seats+1" else 0,
-        "single_card_fast": (simple and not any_opener and not post_plays
-                             and (values["max_cards"] == 1 or not values["set_ranks"])),
+        "single_card_fast": single_card_fast,
         "lone_card_fast": (simple and not any_opener and not post_plays
                            and values["set_ranks"] == (1 << 13) - 1 and values["max_cards"] != 1),
     }
+
+
+def _lone_plays(power_of: tuple[Power, ...], playable_on: tuple[frozenset[int], ...],
+                ) -> tuple[tuple[tuple[Play, ...], ...], ...]:
+    """The lone_plays table: one interned tuple of plays per card (one play per suit call for a
+    suit caller, in suit order as arena.engine.moves lists them), shared by every key."""
+    alone = tuple(tuple(Play((CARDS[c],), suit) for suit in range(4)) if power_of[c].calls_suit
+                  else (Play((CARDS[c],)),) for c in range(len(power_of)))
+    return (*(tuple(alone[c] if c in fits else () for c in range(len(power_of))) for fits in playable_on),
+            alone)
 
 
 def _check_playable(rules: RuleSet, source: str) -> None:
