@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from arena.engine.observation import HistoryEvent
 
 STARTER_ATTEMPTS = 1000
+NO_CAP = 1 << 62  # the play count a game without a play cap never reaches
+# Events are built once per decision: tuple.__new__ skips the Python-level __new__ of a NamedTuple.
+_event = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,7 @@ class Game:
         "rules", "seats", "seed", "rng", "hands", "stock", "discard", "active_suit", "pending_kind",
         "pending_amount", "pending_mix", "pending_skip", "top_card", "announced", "direction",
         "to_move", "recycles_left", "passes_in_row", "decisions", "draws_this_turn", "drawn_card",
-        "outcome", "history", "_legal", "public_events", "plays",
+        "outcome", "history", "_legal", "public_events", "plays", "_block_at", "_play_cap",
     )
 
     def __init__(self, rules: RuleSet, seats: int, seed: int) -> None:
@@ -106,6 +109,9 @@ class Game:
         self.draws_this_turn = 0
         self.drawn_card = -1  # C4, F4: a playable drawn card that the next play must include
         self.plays = 0  # the card plays so far, for a rule set's play_cap
+        # The counts that end a game (G5, O5; O7), fixed per game so the hot loop compares ints.
+        self._block_at = seats + rules.extra_block_passes
+        self._play_cap = rules.play_cap if rules.play_cap is not None else NO_CAP
         self.outcome: Outcome | None = None
         self.history: list[Event] = []
         self._legal: list[ActionType] | None = None
@@ -403,14 +409,10 @@ class Game:
 
     def apply(self, action: ActionType | str) -> None:
         """Check and apply one decision of the seat to move."""
-        action = self.check(action)
-        self._apply_checked(action)
+        self.apply_legal(self.check(action))
 
     def apply_legal(self, action: ActionType) -> None:
         """Apply an action taken from :meth:`legal_actions` (no second check: the hot path)."""
-        self._apply_checked(action)
-
-    def _apply_checked(self, action: ActionType) -> None:
         seat = self.to_move
         self._legal = None
         if type(action) is Play:  # identity tests: cheaper than isinstance, once per decision
@@ -423,24 +425,33 @@ class Game:
         else:
             self._pass(seat)
         self.decisions += 1
-        self._check_end()
+        # G5, G6, O7: one test of the three counts that end a game while none is reached
+        if self.outcome is None and (self.passes_in_row >= self._block_at or self.plays >= self._play_cap
+                                     or self.decisions >= self.rules.decision_cap):
+            self._end_by_count()
 
     def _pass(self, seat: int) -> None:
         """G5: a pass that accepts a skip or ends a turn that drew does not count toward a block;
         in an open turn a pass counts exactly when no card can be drawn."""
-        self.history.append(Event(seat, PASS))
+        self.history.append(_event(Event, (seat, PASS, 0, False)))
         if self.pending_skip:
             self.pending_skip = False
         elif self.rules.open_turn:
-            self.passes_in_row = 0 if self.can_draw() else self.passes_in_row + 1
+            can_draw = self.stock or (self.recycles_left != 0 and len(self.discard) > 1)
+            self.passes_in_row = 0 if can_draw else self.passes_in_row + 1
         elif self.drawn_card < 0:
             self.passes_in_row += 1
-        self._end_turn(self._next_seat(seat, 0))
+        self.to_move = (seat + self.direction) % self.seats
+        self.draws_this_turn = 0
+        self.drawn_card = -1
 
     def _play(self, seat: int, play: Play) -> None:
         rules = self.rules
         hand = self.hands[seat]
         cards = play.cards
+        if len(cards) == 1 and rules.plain_alone[cards[0]] and not play.roles:
+            self._play_plain(seat, play, cards[0], hand)
+            return
         acting = play.roles or cards
         held = len(hand)  # the last-card rule judges what the play leaves (G1)
         for card in cards:
@@ -473,6 +484,27 @@ class Game:
             return
         skips = apply_table_effects(self, seat, live) if live else 0
         self._end_turn((seat + self.direction * (1 + skips)) % self.seats)
+
+    def _play_plain(self, seat: int, play: Play, card: int, hand: list[int]) -> None:
+        """A lone card without a power, where no last-card rule or S10 can make it draw: the
+        general play below with every step it would skip left out (most plays of most games)."""
+        hand.remove(card)
+        self.discard.append(card)
+        self.top_card = card
+        self.passes_in_row = 0
+        self.plays += 1
+        if not self.stock and self.rules.recycle_at == "empty":
+            self._recycle()  # the pile under the new top is the stock at once
+        self.pending_skip = False  # a legal play under a pending skip answers it
+        self.history.append(_event(Event, (seat, play, 0, False)))
+        call = play.call
+        self.active_suit = SUIT_OF[card] if call is None else call
+        if not hand:
+            self._win(seat)
+            return
+        self.to_move = (seat + self.direction) % self.seats
+        self.draws_this_turn = 0
+        self.drawn_card = -1
 
     def _last_card(self, seat: int, play: Play, held: int) -> int:
         """G3a draws of the last-card rule: W5's penalty for a missing call, L10's empty hand
@@ -515,8 +547,15 @@ class Game:
             self.passes_in_row = 1 if emptied else 0
             self._end_turn(self._next_seat(seat, 0))
             return
-        drew = self._draw_cards(seat, 1)
-        self.history.append(Event(seat, DRAW, drew))
+        stock = self.stock
+        if stock:  # the common case, kept short: one card from a stock that has it
+            self.hands[seat].append(stock.pop())
+            drew = 1
+            if not stock and self.rules.recycle_at == "empty":
+                self._recycle()
+        else:
+            drew = self._draw_cards(seat, 1)
+        self.history.append(_event(Event, (seat, DRAW, drew, False)))
         self.passes_in_row = 0
         self.draws_this_turn += 1
         after = self.rules.after_draw
@@ -587,14 +626,13 @@ class Game:
     def _win(self, seat: int) -> None:
         self.outcome = Outcome("won", OutcomeReason.EMPTIED, seat, self._places(seat))
 
-    def _check_end(self) -> None:
-        if self.outcome is not None:
-            return
-        if self.passes_in_row >= self.seats + self.rules.extra_block_passes:
+    def _end_by_count(self) -> None:
+        """A blocked table (G5, O5), the play cap (O7) or the decision cap (G6) ends the game."""
+        if self.passes_in_row >= self._block_at:
             self._blocked()
-        elif self.rules.play_cap is not None and self.plays >= self.rules.play_cap:
+        elif self.plays >= self._play_cap:
             self._blocked(OutcomeReason.PLAY_CAP)
-        elif self.decisions >= self.rules.decision_cap:
+        else:
             self.outcome = Outcome("drawn", OutcomeReason.CAP, None, self._places(None))
 
     def score(self, seat: int) -> int:

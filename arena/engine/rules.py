@@ -128,6 +128,9 @@ class RuleSet:
     # key ``suit * 13 + rank`` as for playable_on and 52 for any suit (a starter 8), for
     # single_card_fast rule sets: their legal plays are one lookup per card of the hand.
     lone_plays: tuple[tuple[tuple[Play, ...], ...], ...] = field(repr=False, compare=False, default=())
+    # plain_alone[card]: laying this card alone has no effect and draws nothing (no power, no
+    # last-card rule, no S10 draw), so Game plays it without the general play's steps.
+    plain_alone: tuple[bool, ...] = field(repr=False, compare=False, default=())
     # Memo caches of the engine, owned by the rule set so that their entries die with it.
     play_cache: dict[int | tuple[int, ...], list[Any]] = field(
         repr=False, compare=False, default_factory=dict)  # Play objects: see arena.engine.moves
@@ -424,6 +427,10 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
         "any_effect": any(p.pickup or p.cancels or p.skip or p.reverse or p.swap for p in power_of),
         "playable_on": playable_on,
         "lone_plays": _lone_plays(power_of, playable_on) if single_card_fast else (),
+        "plain_alone": tuple(
+            c < 52 and not (p.pickup or p.cancels or p.skip or p.reverse or p.swap)
+            and not (values["ace_draws"] and p.calls_suit) and values["last_card"] == "off"
+            for c, p in enumerate(power_of)),
         "answers": {k: frozenset(c for c, p in enumerate(power_of) if k in p.answers) for k in kinds},
         "any_opener": any_opener,
         "simple": simple, "any_suit_only": any_suit_only, "any_cover": any_cover,
