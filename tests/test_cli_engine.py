@@ -244,8 +244,26 @@ def test_bench_peer_without_openspiel_says_how_to_install(monkeypatch: pytest.Mo
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_pyspiel)
-    result = invoke("bench", "--rules", "crazy-eights", "--games", "5", "--peer", "openspiel")
+    result = invoke("bench", "--games", "5", "--peer", "openspiel")
     assert_one_line_error(result, "pip install open-spiel")
+
+
+def test_bench_peer_plays_the_openspiel_preset_and_openspiels_same_game() -> None:
+    """Issue 12: without --rules, --peer openspiel benches the openspiel preset against
+    OpenSpiel's crazy_eights with the same parameters, in one run: both rates and the ratio."""
+    result = invoke("bench", "--games", "20", "--seats", "3", "--peer", "openspiel", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["rules"] == "openspiel" and data["peer"]["rules"] == "openspiel:crazy_eights"
+    assert data["peer"]["games"] == 20 and data["peer"]["games_per_s"] > 0 and data["ratio"] > 0
+    shown = runner.invoke(app, ["bench", "--games", "10", "--peer", "openspiel"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0 and "games/s ratio arena / openspiel:crazy_eights" in shown.output
+
+
+def test_bench_peer_refuses_a_rule_set_openspiel_does_not_play() -> None:
+    """crazy-eights has sets and at most three draws when stuck: not OpenSpiel's game."""
+    result = invoke("bench", "--rules", "crazy-eights", "--games", "5", "--peer", "openspiel")
+    assert_one_line_error(result, "crazy-eights", "--rules openspiel")
 
 
 def test_rules_shows_how_london_plays_chain_and_its_jokers() -> None:

@@ -23,7 +23,10 @@ GAMES_PER_CASE = 1000
 # The two slowest presets (london: the costliest legality, two-four-jacks: the longest games)
 # sweep fewer games per case, so the whole suite stays within its time budget on 2 cores;
 # each still plays over a hundred thousand checked decisions across its seat counts.
-GAMES_FOR = {"london": 400, "two-four-jacks": 400}
+GAMES_FOR = {"london": 400, "two-four-jacks": 400,
+             # OpenSpiel's rule sets: games of many draws; their engine is also checked
+             # decision by decision against OpenSpiel (tests/engine/test_engine_openspiel_differential.py)
+             "openspiel": 250, "openspiel-special-cards": 250, "openspiel-reshuffle": 250}
 VOLUNTARY_DRAW_ODDS = 0.1  # see choose()
 
 
@@ -39,7 +42,8 @@ def choose(rng: random.Random, legal: list):
 
 
 CUSTOM = [str(Path(__file__).parent.parent / "tournaments" / f)
-          for f in ("switch-no-flush.yaml", "crazy-eights-unlimited.yaml")]
+          for f in ("switch-no-flush.yaml", "crazy-eights-unlimited.yaml",
+                    "openspiel-special-cards.yaml", "openspiel-reshuffle.yaml")]
 
 
 def cases() -> list[tuple[str, int]]:
@@ -103,7 +107,7 @@ def play_checked(rules: RuleSet, seats: int, seed: int) -> Game:
 def test_random_games_keep_every_invariant(name: str, seats: int) -> None:
     endings: Counter = Counter()
     rules = load_rules(name)  # once: reading the rule set's file every game cost most of the time
-    games = GAMES_FOR.get(name, GAMES_PER_CASE)
+    games = GAMES_FOR.get(rules.name, GAMES_PER_CASE)
     for seed in range(games):
         game = play_checked(rules, seats, seed) if seed % 10 == 0 else play_fast(rules, seats, seed)
         outcome = game.outcome
@@ -112,7 +116,9 @@ def test_random_games_keep_every_invariant(name: str, seats: int) -> None:
         check_places(game)
         if seed % 10 == 0:
             check_replay(game)
-    assert endings["emptied"] > games // 2  # random play still mostly ends by shedding
+    # random play still mostly ends by shedding; where a seat may pass at will on an empty
+    # stock (O4) random passing blocks about half the two-seat games
+    assert endings["emptied"] > games // (3 if rules.pass_on_empty else 2)
 
 
 def play_fast(rules: RuleSet, seats: int, seed: int) -> Game:

@@ -102,8 +102,8 @@ def test_the_readme_links_the_rules_and_the_notation() -> None:
 def test_the_rules_doc_states_every_ruling_the_tests_and_presets_cite() -> None:
     """Every ruling id a test or a preset names (S7, L10, G3a: a part of G3) is stated in
     docs/rules.md."""
-    ruling = re.compile(r"\b([GSCFLWBI][1-9][0-9]?)[a-c]?\b")
-    stated = set(re.findall(r"\*\*([GSCFLWBI][1-9][0-9]?) ", (ROOT / "docs" / "rules.md").read_text()))
+    ruling = re.compile(r"\b([GSCFLWBIO][1-9][0-9]?)[a-c]?\b")
+    stated = set(re.findall(r"\*\*([GSCFLWBIO][1-9][0-9]?) ", (ROOT / "docs" / "rules.md").read_text()))
     sources = [*(ROOT / "tests").rglob("test_*.py"), *(ROOT / "arena" / "engine" / "presets").glob("*.yaml")]
     cited = {m for path in sources for m in ruling.findall(path.read_text())}
     assert {"G1", "S15", "C6", "F9", "L11", "W6", "B6", "I5"} <= cited

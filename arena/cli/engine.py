@@ -9,7 +9,9 @@ from typing import Optional, Sequence
 import typer
 from rich.console import Console
 
-from arena.services.bench import bench_inprocess, bench_openspiel, bench_rankings, bench_sandboxed
+from arena.services.bench import (
+    bench_inprocess, bench_openspiel, bench_rankings, bench_sandboxed, openspiel_parameters,
+)
 from arena.cli.app import app, console, handles_errors
 from arena.cli.options import home_option, workspace_of
 from arena.errors import IllegalActionError, InvalidActionError
@@ -99,7 +101,8 @@ def _replay_error(error: Exception, index: int, text: str, as_json: bool) -> Non
 @app.command()
 @handles_errors
 def bench(
-    rules_name: str = typer.Option("switch", "--rules", help="A preset name or a rule-set file."),
+    rules_name: Optional[str] = typer.Option(
+        None, "--rules", help="A preset name or a rule-set file (default: switch; openspiel with --peer)."),
     games: int = typer.Option(1000, "--games", min=1, help="Games to play."),
     seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
     seed: int = typer.Option(0, "--seed", help="First deal seed."),
@@ -117,9 +120,13 @@ def bench(
         else:
             render_rankings_bench(console(), timed)
         return
-    rule_set = load_rules(rules_name)
+    if peer is not None and peer != "openspiel":
+        raise typer.BadParameter("the only peer is 'openspiel'", param_hint="--peer")
+    rule_set = load_rules(rules_name or ("openspiel" if peer else "switch"))
     seat_count = seats or rule_set.seats_default
     rule_set.check_seats(seat_count)
+    if peer is not None:
+        openspiel_parameters(rule_set, seat_count)  # the same game, or one line saying why not
     if sandbox:
         measured = bench_sandboxed(rule_set, games, seat_count, builtin_dir() / "random.py", seed)
         if as_json:
@@ -130,9 +137,7 @@ def bench(
     result = bench_inprocess(rule_set, games, seat_count, seed)
     results = [result]
     if peer is not None:
-        if peer != "openspiel":
-            raise typer.BadParameter("the only peer is 'openspiel'", param_hint="--peer")
-        results.append(bench_openspiel(games, seat_count, seed))
+        results.append(bench_openspiel(rule_set, games, seat_count, seed))
     if as_json:
         data = result.to_json()
         if len(results) == 2:

@@ -217,7 +217,8 @@ def _rule_rows(rules: RuleSet) -> list[tuple[str, str]]:
         ("seats", f"{rules.seats_min}-{rules.seats_max}, default {rules.seats_default}"),
         ("hand size", f"{rules.hand_size}" + (f" ({by_seats})" if by_seats else "")),
         ("deck", f"{rules.deck_size()} cards"),
-        ("starter", _starter_text(rules)),
+        ("starter", _starter_text(rules) + ("; it acts as the dealer's play" if rules.starter_acts else "")),
+        ("first player", "drawn at random" if rules.first_player == "random" else "seat 0"),
         ("cards per play", "any" if rules.max_cards is None else str(rules.max_cards)),
         ("sets (same rank)", _sets_text(rules)),
         ("later cards may also", _chaining_text(rules)),
@@ -227,14 +228,21 @@ def _rule_rows(rules: RuleSet) -> list[tuple[str, str]]:
                    "pending": "left pending: answer with a skip card or pass"}[rules.skips]),
         ("reverse with two seats", "go again" if rules.two_seat_reverse == "again" else "turns the play"),
         ("drawing", f"{'by choice' if rules.draw_when == 'any' else 'when stuck'}, "
-                    f"{rules.draws_per_turn} per turn, then {rules.after_draw}"),
-        ("recycles", recycles),
+                    f"{rules.draws_per_turn} per turn, then "
+                    + ("play any card, draw again or pass" if rules.after_draw == "continue"
+                       else rules.after_draw)),
+        ("recycles", recycles + (", as soon as the stock runs out" if rules.recycle_at == "empty" else "")),
+        ("pass at will", "when no card can be drawn" if rules.pass_on_empty else "no"),
         ("last card", rules.last_card if rules.last_card != "must"
          else f"must announce (!), else draw {rules.last_card_penalty}"),
         ("illegal play", "rejected" if rules.illegal_play == "reject" else f"blunder: draw {rules.blunder_draw}"),
         ("finishing on a suit call", "draws a card" if rules.ace_draws else "wins"),
         ("never finish on", _no_finish_text(rules)),
-        ("blocked game", rules.blocked),
+        ("blocked game", rules.blocked + (" (after seats + 1 passes)" if rules.blocked_after == "seats+1" else "")),
+        ("penalty draw taking the last card", "counts as a pass"
+         if rules.emptying_penalty_draw == "passes" else "breaks a run of passes"),
+        ("pickups on an empty stock", "plain" if rules.pickup_on_empty_stock == "plain" else "a penalty"),
+        ("play cap", "none" if rules.play_cap is None else f"{rules.play_cap} card plays, then scored"),
         ("match", f"first to {rules.match_wins} hand wins" if rules.match_wins else "one hand"),
         ("decision cap", str(rules.decision_cap)),
     ]

@@ -41,8 +41,11 @@ def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:
     owed = 0
     rules = game.rules
     power_of = rules.power_of
+    plain_pickups = rules.pickup_on_empty_stock == "plain" and not game.can_draw()
     for card in live:
         power = power_of[card]
+        if power.pickup and plain_pickups:
+            continue  # O6: a pickup laid when no card can be drawn is a plain card
         if power.pickup:
             if cancelling:
                 owed += game.pending_amount

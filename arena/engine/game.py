@@ -24,7 +24,7 @@ from types import EllipsisType
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from arena.engine.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
-from arena.engine.cards import NAMES, SUIT_OF, SUITS, Card
+from arena.engine.cards import NAMES, RANK_OF, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
 from arena.engine.rules import RuleSet
 from arena.engine import legality
@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from arena.engine.observation import HistoryEvent
 
 STARTER_ATTEMPTS = 1000
+NO_CAP = 1 << 62  # the play count a game without a play cap never reaches
+# Events are built once per decision: tuple.__new__ skips the Python-level __new__ of a NamedTuple.
+_event = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,7 @@ class Game:
         "rules", "seats", "seed", "rng", "hands", "stock", "discard", "active_suit", "pending_kind",
         "pending_amount", "pending_mix", "pending_skip", "top_card", "announced", "direction",
         "to_move", "recycles_left", "passes_in_row", "decisions", "draws_this_turn", "drawn_card",
-        "outcome", "history", "_legal", "public_events",
+        "outcome", "history", "_legal", "public_events", "plays", "_block_at", "_play_cap",
     )
 
     def __init__(self, rules: RuleSet, seats: int, seed: int) -> None:
@@ -105,6 +108,10 @@ class Game:
         self.decisions = 0
         self.draws_this_turn = 0
         self.drawn_card = -1  # C4, F4: a playable drawn card that the next play must include
+        self.plays = 0  # the card plays so far, for a rule set's play_cap
+        # The counts that end a game (G5, O5; O7), fixed per game so the hot loop compares ints.
+        self._block_at = seats + rules.extra_block_passes
+        self._play_cap = rules.play_cap if rules.play_cap is not None else NO_CAP
         self.outcome: Outcome | None = None
         self.history: list[Event] = []
         self._legal: list[ActionType] | None = None
@@ -119,8 +126,22 @@ class Game:
         ``lead`` is the seat that moves first (G9: seat 0; a match moves it on, F2)."""
         game = cls(rules, seats or rules.seats_default, seed)
         game._deal()
-        game.to_move = lead
+        game.to_move = game.rng.randrange(game.seats) if rules.first_player == "random" else lead
+        if rules.starter_acts:
+            game._starter_acts()
         return game
+
+    def _starter_acts(self) -> None:
+        """The starter acts as if the seat before the lead had played it (its penalty, skip or
+        reverse), so the lead may face a penalty, be skipped, or see the play turn away."""
+        starter = self.top_card
+        if not self.rules.has_effect[starter]:
+            return
+        dealer = (self.to_move - 1) % self.seats
+        live = live_cards(self.rules, [starter])
+        apply_penalties(self, live)
+        skips = apply_table_effects(self, dealer, live)
+        self.to_move = (dealer + self.direction * (1 + skips)) % self.seats
 
     @classmethod
     def setup(
@@ -241,23 +262,54 @@ class Game:
     def _compute_legal(self) -> list[ActionType]:
         if self.outcome is not None:
             return []
+        rules = self.rules
+        # One card a play and nothing pending: the legal plays are a table lookup per card, in
+        # hand order, exactly what legality.legal_plays lists (the hottest path of all).
+        lone = (rules.single_card_fast and self.pending_kind is None and not self.pending_skip
+                and self.drawn_card < 0)
+        if lone:
+            active = self.active_suit
+            table = rules.lone_plays[active * 13 + RANK_OF[self.top_card] if active >= 0 else 52]
         # list[Any]: the plays are returned as actions (a list is invariant) without a cast call.
-        plays: list[Any] = legality.legal_plays(self)
+        plays: list[Any] = ([play for card in self.hands[self.to_move] for play in table[card]]
+                            if lone else legality.legal_plays(self))
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
-            if self.rules.after_draw == "may-play":
+            if rules.after_draw == "may-play":
                 return [*plays, PASS]  # F4, W3, L9: play the drawn card or end the turn
             return plays or [DRAW]  # pragma: no cover - a drawn playable card always plays
         if self.pending_kind is not None:
-            return [*plays, DRAW] if self.rules.draw_when == "any" or not plays else plays
+            return [*plays, DRAW] if rules.draw_when == "any" or not plays else plays
+        if rules.open_turn:
+            return self._open_turn_legal(plays)
         if plays:
-            if self.rules.draw_when == "any" and self.can_draw():
+            if rules.draw_when == "any" and self.can_draw():
                 return [*plays, DRAW]  # W2: a seat may draw instead of playing
             return plays
         if self.draws_this_turn > 0:
             return [DRAW]  # C4: an unplayable draw with draws left must draw again
         return [DRAW] if self.can_draw() else [PASS]
+
+    def _open_turn_legal(self, plays: list[Any]) -> list[ActionType]:
+        """A turn that stays open after a draw, or a pass at will on an empty stock.
+
+        ``draw`` while the seat has draws left this turn, a card can be drawn and the rule set
+        lets it draw (by choice, or when stuck); ``pass`` when the seat cannot draw any more
+        after drawing, when nothing can be drawn at all and ``pass_on_empty`` is on, or when it
+        can neither play nor draw. The two are never legal together.
+        """
+        rules = self.rules
+        can_draw = bool(self.stock) or self._can_recycle()
+        if can_draw and self.draws_this_turn < rules.draws_per_turn and (
+                rules.draw_when == "any" or not plays):
+            plays.append(DRAW)  # a fresh list from legality.legal_plays: extend it in place
+            return plays
+        if (not plays or (self.draws_this_turn > 0 and rules.after_draw == "continue")
+                or (rules.pass_on_empty and not can_draw)):
+            plays.append(PASS)
+            return plays
+        return plays
 
     def lone_action_is_public(self) -> bool:
         """Whether a forced draw or pass here tells the table nothing it cannot already see.
@@ -268,8 +320,8 @@ class Game:
         passing on a playable drawn card; B3, I2: accepting a skip one could answer): being
         forced there would reveal a hand without a playable card, so the seat is asked anyway.
         """
-        if self.pending_skip:
-            return False
+        if self.pending_skip or self.rules.open_turn:
+            return False  # an open turn's pass and draw are also choices beside plays
         if self.drawn_card >= 0:
             return self.rules.after_draw != "may-play"
         return self.rules.draw_when != "any"
@@ -323,6 +375,14 @@ class Game:
         return legality.play_error(self, action)
 
     def _draw_error(self) -> str | None:
+        if self.rules.open_turn and self.pending_kind is None and not self.pending_skip:
+            if DRAW in self._compute_legal():
+                return None
+            if not self.can_draw():
+                return "no card can be drawn (empty stock, no recycle)"
+            if self.draws_this_turn >= self.rules.draws_per_turn:
+                return "no draws left this turn"
+            return "drawing is allowed only when no play is legal"
         if self.pending_skip:
             return "a pending skip is answered with a skip card or accepted with pass"
         stuck_only = self.rules.draw_when == "stuck"
@@ -349,14 +409,10 @@ class Game:
 
     def apply(self, action: ActionType | str) -> None:
         """Check and apply one decision of the seat to move."""
-        action = self.check(action)
-        self._apply_checked(action)
+        self.apply_legal(self.check(action))
 
     def apply_legal(self, action: ActionType) -> None:
         """Apply an action taken from :meth:`legal_actions` (no second check: the hot path)."""
-        self._apply_checked(action)
-
-    def _apply_checked(self, action: ActionType) -> None:
         seat = self.to_move
         self._legal = None
         if type(action) is Play:  # identity tests: cheaper than isinstance, once per decision
@@ -369,21 +425,33 @@ class Game:
         else:
             self._pass(seat)
         self.decisions += 1
-        self._check_end()
+        # G5, G6, O7: one test of the three counts that end a game while none is reached
+        if self.outcome is None and (self.passes_in_row >= self._block_at or self.plays >= self._play_cap
+                                     or self.decisions >= self.rules.decision_cap):
+            self._end_by_count()
 
     def _pass(self, seat: int) -> None:
-        """G5: a pass that accepts a skip or ends a turn that drew does not count toward a block."""
-        self.history.append(Event(seat, PASS))
+        """G5: a pass that accepts a skip or ends a turn that drew does not count toward a block;
+        in an open turn a pass counts exactly when no card can be drawn."""
+        self.history.append(_event(Event, (seat, PASS, 0, False)))
         if self.pending_skip:
             self.pending_skip = False
+        elif self.rules.open_turn:
+            can_draw = self.stock or (self.recycles_left != 0 and len(self.discard) > 1)
+            self.passes_in_row = 0 if can_draw else self.passes_in_row + 1
         elif self.drawn_card < 0:
             self.passes_in_row += 1
-        self._end_turn(self._next_seat(seat, 0))
+        self.to_move = (seat + self.direction) % self.seats
+        self.draws_this_turn = 0
+        self.drawn_card = -1
 
     def _play(self, seat: int, play: Play) -> None:
         rules = self.rules
         hand = self.hands[seat]
         cards = play.cards
+        if len(cards) == 1 and rules.plain_alone[cards[0]] and not play.roles:
+            self._play_plain(seat, play, cards[0], hand)
+            return
         acting = play.roles or cards
         held = len(hand)  # the last-card rule judges what the play leaves (G1)
         for card in cards:
@@ -391,6 +459,9 @@ class Game:
         self.discard.extend(cards)
         self.top_card = acting[-1]
         self.passes_in_row = 0
+        self.plays += 1
+        if not self.stock and rules.recycle_at == "empty":
+            self._recycle()  # the pile under the new top is the stock at once
         if self.pending_skip:
             self.pending_skip = False  # a legal play under a pending skip answers it
         has_effect = rules.has_effect
@@ -414,6 +485,27 @@ class Game:
         skips = apply_table_effects(self, seat, live) if live else 0
         self._end_turn((seat + self.direction * (1 + skips)) % self.seats)
 
+    def _play_plain(self, seat: int, play: Play, card: int, hand: list[int]) -> None:
+        """A lone card without a power, where no last-card rule or S10 can make it draw: the
+        general play below with every step it would skip left out (most plays of most games)."""
+        hand.remove(card)
+        self.discard.append(card)
+        self.top_card = card
+        self.passes_in_row = 0
+        self.plays += 1
+        if not self.stock and self.rules.recycle_at == "empty":
+            self._recycle()  # the pile under the new top is the stock at once
+        self.pending_skip = False  # a legal play under a pending skip answers it
+        self.history.append(_event(Event, (seat, play, 0, False)))
+        call = play.call
+        self.active_suit = SUIT_OF[card] if call is None else call
+        if not hand:
+            self._win(seat)
+            return
+        self.to_move = (seat + self.direction) % self.seats
+        self.draws_this_turn = 0
+        self.drawn_card = -1
+
     def _last_card(self, seat: int, play: Play, held: int) -> int:
         """G3a draws of the last-card rule: W5's penalty for a missing call, L10's empty hand
         without a standing announcement (one held since the seat last came down to one card)."""
@@ -432,27 +524,43 @@ class Game:
         """B4: the cards stay in the hand, the seat draws two, and the turn ends; a pending skip
         or penalty it did not answer falls on it too (it is its turn's unanswered penalty)."""
         drew = self._draw_cards(seat, self.rules.blunder_draw)
-        if self.pending_kind is not None and not self.pending_skip:
+        took_penalty = self.pending_kind is not None and not self.pending_skip
+        if took_penalty:
             drew += self._draw_cards(seat, self.pending_amount)
             self.clear_pending()
         self.pending_skip = False
         self.history.append(Event(seat, play, drew, True))
-        self.passes_in_row = 0 if drew else self.passes_in_row + 1
+        # G5: a penalty taken breaks a run of passes, as a penalty draw does (S12), even empty
+        self.passes_in_row = 0 if drew or took_penalty else self.passes_in_row + 1
         self._end_turn(self._next_seat(seat, 0))
 
     def _draw_action(self, seat: int) -> None:
         if self.pending_kind is not None:
-            drew = self._draw_cards(seat, self.pending_amount)
+            owed = self.pending_amount
+            drew = self._draw_cards(seat, owed)
             self.clear_pending()
             self.history.append(Event(seat, DRAW, drew))
-            self.passes_in_row = 0 if drew else self.passes_in_row + 1  # S12: an empty penalty draw is a pass
+            # S12, G5: a penalty draw breaks a run of passes, even an empty one; OpenSpiel's
+            # rule (O5) counts one that takes the stock's last card as the last one owed
+            emptied = (self.rules.emptying_penalty_draw == "passes" and drew == owed
+                       and not self.can_draw())
+            self.passes_in_row = 1 if emptied else 0
             self._end_turn(self._next_seat(seat, 0))
             return
-        drew = self._draw_cards(seat, 1)
-        self.history.append(Event(seat, DRAW, drew))
+        stock = self.stock
+        if stock:  # the common case, kept short: one card from a stock that has it
+            self.hands[seat].append(stock.pop())
+            drew = 1
+            if not stock and self.rules.recycle_at == "empty":
+                self._recycle()
+        else:
+            drew = self._draw_cards(seat, 1)
+        self.history.append(_event(Event, (seat, DRAW, drew, False)))
         self.passes_in_row = 0
         self.draws_this_turn += 1
         after = self.rules.after_draw
+        if after == "continue":
+            return  # the same seat plays any legal card, draws again or passes
         if after == "must-play":
             self._after_must_play_draw(seat)
         elif after == "may-play" and first_card_ok(self, self.hands[seat][-1]):
@@ -475,6 +583,8 @@ class Game:
         hand = self.hands[seat]
         if count == 1 and self.stock:  # the common case, kept short
             hand.append(self.stock.pop())
+            if not self.stock and self.rules.recycle_at == "empty":
+                self._recycle()
             return 1
         drew = 0
         while drew < count:
@@ -482,6 +592,8 @@ class Game:
                 break
             hand.append(self.stock.pop())
             drew += 1
+        if not self.stock and self.rules.recycle_at == "empty":
+            self._recycle()  # reshuffle as soon as the stock runs out
         return drew
 
     def _recycle(self) -> bool:
@@ -514,12 +626,13 @@ class Game:
     def _win(self, seat: int) -> None:
         self.outcome = Outcome("won", OutcomeReason.EMPTIED, seat, self._places(seat))
 
-    def _check_end(self) -> None:
-        if self.outcome is not None:
-            return
-        if self.passes_in_row >= self.seats:
+    def _end_by_count(self) -> None:
+        """A blocked table (G5, O5), the play cap (O7) or the decision cap (G6) ends the game."""
+        if self.passes_in_row >= self._block_at:
             self._blocked()
-        elif self.decisions >= self.rules.decision_cap:
+        elif self.plays >= self._play_cap:
+            self._blocked(OutcomeReason.PLAY_CAP)
+        else:
             self.outcome = Outcome("drawn", OutcomeReason.CAP, None, self._places(None))
 
     def score(self, seat: int) -> int:
@@ -535,13 +648,14 @@ class Game:
         best = min(scores)
         return [s for s in range(self.seats) if scores[s] == best]
 
-    def _blocked(self) -> None:
-        """S14/C6/F7: the lowest score (fewest cards, or fewest points) wins; a tie is a draw."""
+    def _blocked(self, reason: OutcomeReason = OutcomeReason.BLOCKED) -> None:
+        """S14/C6/F7: the lowest score (fewest cards, or fewest points) wins; a tie is a draw.
+        A game that reaches its play cap is scored the same way (O7)."""
         leaders = self._leaders()
         if len(leaders) == 1:
-            self.outcome = Outcome("won", OutcomeReason.BLOCKED, leaders[0], self._places(leaders[0]))
+            self.outcome = Outcome("won", reason, leaders[0], self._places(leaders[0]))
         else:
-            self.outcome = Outcome("drawn", OutcomeReason.BLOCKED, None, self._places(None))
+            self.outcome = Outcome("drawn", reason, None, self._places(None))
 
     def _places(self, winner: int | None) -> tuple[tuple[int, ...], ...]:
         """G7: the winner first, the others by lowest score (fewest cards, or points where the

@@ -101,6 +101,8 @@ def legal_plays(game: Game) -> list[Play]:
         return []
     if game.drawn_card >= 0 and rules.after_draw == "may-play":
         openers = [c for c in openers if c == game.drawn_card]  # F4, W3, L9: it leads the play
+    if rules.single_card_fast and game.drawn_card < 0:
+        return _lone_card_plays(rules, openers)  # one card a play: each opener is its play
     if rules.max_cards == 1 or not rules.sets:
         sequences = [[c] for c in openers]
     elif rules.lone_card_fast and game.drawn_card < 0 and _all_ranks_differ(hand):

@@ -18,6 +18,7 @@ class OutcomeReason(StrEnum):
     EMPTIED = "emptied"  # a seat played its last card (the hand's winner)
     BLOCKED = "blocked"  # every seat passed in turn: the lowest score wins, a tie is a draw (S14)
     CAP = "cap"          # the decision cap of a hand, or the hand cap of a match: a draw
+    PLAY_CAP = "play-cap"  # a rule set's cap on card plays: scored as a blocked game (O7)
     WINS = "wins"        # a match: a seat won the hands it needed (F2)
 
 

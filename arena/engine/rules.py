@@ -19,7 +19,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, cast
 
-from arena.engine.cards import RANK_OF
+from arena.engine.actions import Play
+from arena.engine.cards import CARDS, NAMES, RANK_OF
 from arena.errors import RulesError
 from arena.engine.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
 from arena.settings import Keys, did_you_mean, load_yaml, show
@@ -79,6 +80,16 @@ class RuleSet:
     no_finish_two_seats: frozenset[int] = frozenset()
     points: tuple[int, ...] = ()
     match_wins: int | None = None
+    # The mechanisms of issue 12 (OpenSpiel's crazy_eights and many tables); each default is
+    # the behaviour every preset had before them.
+    first_player: str = "seat-0"
+    starter_acts: bool = False
+    pickup_on_empty_stock: str = "penalty"
+    pass_on_empty: bool = False
+    recycle_at: str = "draw"
+    emptying_penalty_draw: str = "breaks"
+    play_cap: int | None = None
+    blocked_after: str = "seats"
     settings: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
     power_of: tuple[Power, ...] = field(repr=False, compare=False, default=())
     # Lookup tables derived from power_of, for the engine's hot loops (one entry per card code).
@@ -103,9 +114,23 @@ class RuleSet:
     # sets of every rank, no suit openers, no finishing bans or last-card variants (C2).
     lone_card_fast: bool = field(repr=False, compare=False, default=False)
     any_effect: bool = field(repr=False, compare=False, default=True)  # any card with has_effect
+    # True when every play is one card (max_cards 1, or no sets) of a simple rule set without
+    # suit openers or last-pass checks: legal plays come straight from the per-card cache.
+    single_card_fast: bool = field(repr=False, compare=False, default=False)
+    # True when a turn stays open after a draw (after_draw 'continue') or a seat may pass at
+    # will on an empty stock: the legal actions and passes come from Game._open_turn_legal.
+    open_turn: bool = field(repr=False, compare=False, default=False)
+    extra_block_passes: int = field(repr=False, compare=False, default=0)  # 'seats+1': 1
     # playable_on[suit * 13 + rank]: the cards that may start a play on that active suit and top
     # rank with no penalty pending (wild, same suit or same rank: S3, C2), for simple rule sets.
     playable_on: tuple[frozenset[int], ...] = field(repr=False, compare=False, default=())
+    # lone_plays[key][card]: the plays of ``card`` laid alone where it may start a play, else (),
+    # key ``suit * 13 + rank`` as for playable_on and 52 for any suit (a starter 8), for
+    # single_card_fast rule sets: their legal plays are one lookup per card of the hand.
+    lone_plays: tuple[tuple[tuple[Play, ...], ...], ...] = field(repr=False, compare=False, default=())
+    # plain_alone[card]: laying this card alone has no effect and draws nothing (no power, no
+    # last-card rule, no S10 draw), so Game plays it without the general play's steps.
+    plain_alone: tuple[bool, ...] = field(repr=False, compare=False, default=())
     # Memo caches of the engine, owned by the rule set so that their entries die with it.
     play_cache: dict[int | tuple[int, ...], list[Any]] = field(
         repr=False, compare=False, default_factory=dict)  # Play objects: see arena.engine.moves
@@ -214,6 +239,8 @@ def build_rules(raw: dict[str, Any], source: str) -> RuleSet:
     values["points"] = _points(top.sub("points"), values["blocked"])
     values["match_wins"] = _match(top.sub("match"))
     values["decision_cap"] = top.take("decision_cap", int, 5000, lambda v: v >= 10, "an integer >= 10")
+    values["play_cap"] = top.take("play_cap", int, None, lambda v: v >= 1, "an integer >= 1 or null")
+    values["blocked_after"] = top.choice("blocked_after", ("seats", "seats+1"), "seats")
     top.done()
     rules = RuleSet(**values, settings=settings, **_tables(power_of, values))
     _check_playable(rules, source)
@@ -241,10 +268,12 @@ def _deal(deal: _Keys, power_of: tuple[Power, ...]) -> dict[str, Any]:
     else:
         raise deal.fail("starter_refuses", f"expected 'powers' or a list of card selectors, got {refused!r}")
     calls = deal.take("starter_calls", bool, True)
+    first = deal.choice("first", ("seat-0", "random"), "seat-0")
+    acts = deal.take("starter_acts", bool, False)
     deal.done()
     return {"hand_size": hand_size, "hand_size_by_seats": by_seats, "jokers": jokers,
             "starter": starter, "starter_refuses": refuses if starter != "any" else frozenset(),
-            "starter_calls": calls}
+            "starter_calls": calls, "first_player": first, "starter_acts": acts}
 
 
 def _play(play: _Keys) -> dict[str, Any]:
@@ -267,6 +296,7 @@ def _play(play: _Keys) -> dict[str, Any]:
         "runs": play.take("runs", bool, False),
         "pickup_chain": play.take("pickup_chain", bool, False),
         "two_seat_reverse": play.choice("two_seat_reverse", ("turn", "again"), "turn"),
+        "pickup_on_empty_stock": play.choice("pickup_on_empty_stock", ("penalty", "plain"), "penalty"),
     }
     play.done()
     return values
@@ -276,9 +306,12 @@ def _drawing(drawing: _Keys) -> dict[str, Any]:
     values = {
         "draw_when": drawing.choice("when", ("stuck", "any"), "stuck"),
         "draws_per_turn": drawing.take("per_turn", int, 1, lambda v: v >= 1, "an integer >= 1"),
-        "after_draw": drawing.choice("after_draw", ("end", "must-play", "may-play"), "end"),
+        "after_draw": drawing.choice("after_draw", ("end", "must-play", "may-play", "continue"), "end"),
         "recycles": drawing.take("recycles", int, None, lambda v: v >= 0,
                                  "an integer >= 0 or null (unlimited)"),
+        "recycle_at": drawing.choice("recycle_at", ("draw", "empty"), "draw"),
+        "pass_on_empty": drawing.take("pass_on_empty", bool, False),
+        "emptying_penalty_draw": drawing.choice("emptying_penalty_draw", ("breaks", "passes"), "breaks"),
     }
     drawing.done()
     return values
@@ -379,6 +412,12 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
     simple = not (chained or any_suit_only or any(p.cancel_needs for p in power_of))
     any_opener = any(p.opens_suit for p in power_of)
     post_plays = bool(values["no_finish"] or values["no_finish_two_seats"] or values["last_card"] != "off")
+    playable_on = tuple(
+        frozenset(c for c in range(len(power_of))
+                  if c < 52 and (power_of[c].wild or c // 13 == suit or c % 13 == rank) or c >= 52)
+        for suit in range(4) for rank in range(13))
+    single_card_fast = (simple and not any_opener and not post_plays
+                        and (values["max_cards"] == 1 or not values["set_ranks"]))
     return {
         "power_of": power_of,
         "wild": tuple(p.wild or c >= 52 for c, p in enumerate(power_of)),  # L8: a joker is wild
@@ -386,19 +425,33 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
         "opens": tuple(p.opens_suit for p in power_of),
         "has_effect": tuple(bool(p.pickup or p.cancels or p.skip or p.reverse or p.swap) for p in power_of),
         "any_effect": any(p.pickup or p.cancels or p.skip or p.reverse or p.swap for p in power_of),
-        "playable_on": tuple(
-            frozenset(c for c in range(len(power_of))
-                      if c < 52 and (power_of[c].wild or c // 13 == suit or c % 13 == rank)
-                      or c >= 52)
-            for suit in range(4) for rank in range(13)),
+        "playable_on": playable_on,
+        "lone_plays": _lone_plays(power_of, playable_on) if single_card_fast else (),
+        "plain_alone": tuple(
+            c < 52 and not (p.pickup or p.cancels or p.skip or p.reverse or p.swap)
+            and not (values["ace_draws"] and p.calls_suit) and values["last_card"] == "off"
+            for c, p in enumerate(power_of)),
         "answers": {k: frozenset(c for c, p in enumerate(power_of) if k in p.answers) for k in kinds},
         "any_opener": any_opener,
         "simple": simple, "any_suit_only": any_suit_only, "any_cover": any_cover,
         "kind_bits": {k: 1 << i for i, k in enumerate(kinds)},
         "post_plays": post_plays,
+        "open_turn": values["after_draw"] == "continue" or values["pass_on_empty"],
+        "extra_block_passes": 1 if values["blocked_after"] == "seats+1" else 0,
+        "single_card_fast": single_card_fast,
         "lone_card_fast": (simple and not any_opener and not post_plays
                            and values["set_ranks"] == (1 << 13) - 1 and values["max_cards"] != 1),
     }
+
+
+def _lone_plays(power_of: tuple[Power, ...], playable_on: tuple[frozenset[int], ...],
+                ) -> tuple[tuple[tuple[Play, ...], ...], ...]:
+    """The lone_plays table: one interned tuple of plays per card (one play per suit call for a
+    suit caller, in suit order as arena.engine.moves lists them), shared by every key."""
+    alone = tuple(tuple(Play((CARDS[c],), suit) for suit in range(4)) if power_of[c].calls_suit
+                  else (Play((CARDS[c],)),) for c in range(len(power_of)))
+    return (*(tuple(alone[c] if c in fits else () for c in range(len(power_of))) for fits in playable_on),
+            alone)
 
 
 def _check_playable(rules: RuleSet, source: str) -> None:
@@ -443,4 +496,25 @@ def _check_combinations(rules: RuleSet, refuse: Callable[[str, str], RulesError]
         raise refuse("deal.starter_refuses", "a joker cannot start the pile: refuse jokers as starters")
     if rules.illegal_play == "blunder" and rules.after_draw == "must-play":
         raise refuse("illegal_play.kind", "blunders cannot be combined with drawing.after_draw 'must-play'")
+    _check_new_mechanisms(rules, refuse)
+
+
+def _check_new_mechanisms(rules: RuleSet, refuse: Callable[[str, str], RulesError]) -> None:
+    """The settings of the open turn, the acting starter, the caps and the stock's timing."""
+    pickups = any(p.pickup for p in rules.power_of)
+    if rules.first_player == "random" and rules.match_wins is not None:
+        raise refuse("deal.first", "a match moves the lead seat by seat (F2): 'random' needs match.wins null")
+    if rules.starter_acts:
+        swaps = [NAMES[c] for c in range(rules.deck_size())
+                 if rules.power_of[c].swap and c not in rules.starter_refuses]
+        if swaps:
+            raise refuse("deal.starter_acts", f"a starter cannot swap hands: refuse {swaps[0]} as a starter")
+    if rules.pickup_on_empty_stock == "plain" and not pickups:
+        raise refuse("play.pickup_on_empty_stock", "no card has the 'pickup' power")
+    if rules.emptying_penalty_draw == "passes" and not pickups:
+        raise refuse("drawing.emptying_penalty_draw", "no card has the 'pickup' power")
+    if rules.recycle_at == "empty" and rules.recycles == 0:
+        raise refuse("drawing.recycle_at", "'empty' recycles the pile: recycles must not be 0")
+    if rules.after_draw == "continue" and rules.illegal_play == "blunder":
+        raise refuse("illegal_play.kind", "blunders cannot be combined with drawing.after_draw 'continue'")
 

@@ -1,9 +1,21 @@
 """Benchmarks: random-vs-random games in-process, the same workload on OpenSpiel's engine, and
 the rankings of a large stored tournament.
 
-The random policy is the one a random bot uses: a uniform choice among
-:meth:`~arena.engine.game.Game.legal_actions`, seeded, so two runs play the same games. Forced actions
-(RULINGS G2) go through the same path, since every decision counts in decisions/s.
+The random policy picks uniformly among the legal actions, seeded, so two runs play the same
+games; it draws one float per decision (``actions[int(random() * len(actions))]``, the cheapest
+uniform pick in Python), the same way on both engines, so neither side's time is the sampler's.
+Forced actions (RULINGS G2) go through the same path, since every decision counts in decisions/s.
+
+What is timed, per game, on each side of ``arena bench --peer openspiel``:
+
+* **arena:** :meth:`Game.new <arena.engine.game.Game.new>` (shuffle, deal, starter, first
+  player), then per decision :meth:`~arena.engine.game.Game.legal_actions`, the pick and
+  :meth:`~arena.engine.game.Game.apply_legal`, until the game has an outcome.
+* **OpenSpiel:** ``new_initial_state()``, then per node ``current_player()``,
+  ``legal_actions()``, the pick and ``apply_action()`` until the state is terminal. Its chance
+  nodes (the dealer, each dealt card, each drawn card) are sampled the same way: their outcomes
+  are uniform, so a pick among ``legal_actions()`` is the chance distribution, and cheaper than
+  ``chance_outcomes()``, which builds (action, probability) pairs.
 
 :func:`bench_rankings` stores synthetic games through the results store's commit path (which
 keeps the TrueSkill ratings and the statistics' sums as it goes) and times
@@ -18,7 +30,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from arena.errors import ArenaError
 from arena.engine.game import Game
@@ -34,6 +46,7 @@ from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule, ScheduledGame
 from arena.tournament.store import Store
 
+CHANCE = -1  # OpenSpiel's player id of a chance node (pyspiel.PlayerId.CHANCE)
 OPENSPIEL_INSTALL = "pip install open-spiel   (or: python -m pip install -e '.[peers]')"
 
 
@@ -70,46 +83,76 @@ class BenchResult:
 def play_random_game(rules: RuleSet, seats: int, seed: int, rng: random.Random) -> Game:
     """Play one game to its end with every seat choosing uniformly among legal actions."""
     game = Game.new(rules, seats, seed)
-    choice = rng.choice
+    pick = rng.random
+    legal = game.legal_actions
+    apply = game.apply_legal
     while game.outcome is None:
-        game.apply_legal(choice(game.legal_actions()))
+        actions = legal()
+        apply(actions[int(pick() * len(actions))])
     return game
 
 
-def bench_inprocess(rules: RuleSet, games: int, seats: int, seed: int = 0) -> BenchResult:
-    """Play ``games`` random games in this process and time them."""
+def bench_inprocess(rules: RuleSet, games: int, seats: int, seed: int = 0,
+                    clock: Callable[[], float] = time.process_time) -> BenchResult:
+    """Play ``games`` random games in this process and time them (the module docstring says what
+    is timed); by default in the process's CPU time, which other work on a loaded machine does
+    not add to (the sandboxed bench compares wall times, and passes ``time.perf_counter``)."""
     rng = random.Random(seed)
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     for index in range(games):
         decisions += play_random_game(rules, seats, seed + index, rng).decisions
-    return BenchResult(rules.name, games, seats, time.perf_counter() - start, decisions)
+    return BenchResult(rules.name, games, seats, clock() - start, decisions)
 
 
 class PeerUnavailable(ArenaError):
     """The peer engine to compare with is not installed."""
 
 
-def bench_openspiel(games: int, seats: int, seed: int = 0) -> BenchResult:
-    """OpenSpiel's C++ ``crazy_eights`` (max_draw_cards=3, no reshuffle) under a uniform random
-    policy driven from Python, chance nodes (the deal) sampled the same way."""
+def openspiel_parameters(rules: RuleSet, seats: int) -> dict[str, Any]:
+    """The parameters of OpenSpiel's ``crazy_eights`` that play the same game as ``rules``: the
+    ``openspiel`` preset or a rule set of its family (docs/rules.md, O1-O9); raise
+    :class:`PeerMismatch` for any other rule set, whose game OpenSpiel does not play."""
+    family = (rules.after_draw == "continue" and rules.pass_on_empty and rules.max_cards == 1
+              and rules.blocked_after == "seats+1" and rules.first_player == "random"
+              and rules.play_cap is not None)
+    if not family:
+        raise PeerMismatch(f"rules '{rules.name}' are not a game OpenSpiel plays: compare with "
+                           "--rules openspiel (or a rule set based on it)")
+    return {"players": seats, "max_draw_cards": rules.draws_per_turn, "max_turns": rules.play_cap,
+            "use_special_cards": rules.starter_acts, "reshuffle": rules.recycles != 0}
+
+
+class PeerMismatch(ArenaError):
+    """The rule set is not a game the peer engine plays."""
+
+
+def bench_openspiel(rules: RuleSet, games: int, seats: int, seed: int = 0) -> BenchResult:
+    """OpenSpiel's C++ ``crazy_eights`` with the parameters of ``rules`` (see
+    :func:`openspiel_parameters`) under the same uniform random policy driven from Python, its
+    chance nodes (the dealer, the deal, each draw) sampled the same way, timed in CPU time as
+    :func:`bench_inprocess` is (the module docstring says what is timed)."""
+    params = openspiel_parameters(rules, seats)
     try:
         import pyspiel
     except ImportError:
         raise PeerUnavailable(f"open-spiel is not installed; install it with: {OPENSPIEL_INSTALL}") from None
-    game = pyspiel.load_game("crazy_eights", {"players": seats, "max_draw_cards": 3, "reshuffle": False})
-    rng = random.Random(seed)
+    game = pyspiel.load_game("crazy_eights", params)
+    pick = random.Random(seed).random
     decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
         state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+        current, legal, apply = state.current_player, state.legal_actions, state.apply_action
+        while True:
+            player = current()
+            if player < 0 and player != CHANCE:
+                break  # terminal
+            actions = legal()  # at a chance node: its outcomes, all equally likely
+            apply(actions[int(pick() * len(actions))])
+            if player >= 0:
                 decisions += 1
-    return BenchResult("openspiel:crazy_eights", games, seats, time.perf_counter() - start, decisions)
+    return BenchResult("openspiel:crazy_eights", games, seats, time.process_time() - start, decisions)
 
 
 @dataclass(frozen=True)
@@ -185,7 +228,7 @@ def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path: Path, seed
     the referee and every bot pinned to one CPU, as a tournament worker does."""
     raw = raw_round_trip_us(2000)
     rotating = raw_round_trip_us(2000, children=seats)
-    inprocess = bench_inprocess(rules, games, seats, seed)
+    inprocess = bench_inprocess(rules, games, seats, seed, time.perf_counter)  # wall, as below
     with pinned(True) as cpus:
         bots = [_TimedBot(SandboxedBot(BotSpec("random", bot_path), Limits(), cpus=cpus))
                 for s in range(seats)]

@@ -22,7 +22,7 @@ def write(folder: Path, text: str, name: str = "custom.yaml") -> Path:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("base: switch\ncolour: red\n", "key 'colour': unknown key (known: blocked, deal, "),
+    ("base: switch\ncolour: red\n", "key 'colour': unknown key (known: blocked, blocked_after, deal, "),
     ("base: switch\ndeal: {hand_sise: 5}\n", "key 'deal.hand_sise': unknown key (did you mean 'hand_size'?)"),
     ("base: switch\npowers: {\"8\": {skp: true}}\n", "key 'powers.8.skp': unknown key (did you mean 'skip'?)"),
     ("base: switch\nplay: {runs: maybe}\n", "key 'play.runs': expected true or false, got 'maybe'"),

@@ -8,7 +8,8 @@ import pytest
 
 from arena.engine.actions import DRAW, PASS
 from arena.errors import GameOverError, IllegalActionError
-from arena.engine.game import Game
+from arena.engine.game import Game, Pending
+from arena.engine.rules import load_rules, preset_names
 
 
 # -- G1 decisions ---------------------------------------------------------------------------
@@ -207,6 +208,31 @@ def test_G5_a_play_breaks_the_chain_and_as_many_passes_as_seats_block_the_game()
         assert not game.is_over
     game.apply("pass")
     assert game.outcome.reason == "blocked" and game.outcome.winner == 2
+
+
+def _penalty_cases() -> list[tuple[str, str]]:
+    """Every preset with a penalty, with each kind of penalty it has."""
+    return [(name, kind) for name in preset_names() for kind in sorted(load_rules(name).penalty_kinds())]
+
+
+@pytest.mark.parametrize("name, kind", _penalty_cases())
+def test_G5_in_every_preset_an_empty_penalty_draw_breaks_the_run_of_passes(name, kind):
+    """G5/S12 (amended), checked preset by preset: with the stock and pile empty, seat 1 has
+    passed, then seat 0 draws a penalty it cannot answer and gets no card. The penalty is gone
+    and the run of passes is broken, so the game is not blocked: seat 1 moves next."""
+    rules = load_rules(name)
+    starter = next(c for c in range(52) if rules.power_of[c].stack == kind)
+    answers = rules.answers.get(kind, frozenset())
+    # seat 0 holds a card that cannot answer; seat 1 holds one card of another code
+    stuck = next(c for c in range(52) if c not in answers and not rules.wild[c] and c != starter)
+    other = next(c for c in range(52) if c not in (starter, stuck))
+    game = Game.setup(rules, [[stuck], [other]], starter, pending=Pending(kind, 2),
+                      recycles_left=0)
+    game.passes_in_row = 1  # as if seat 1 had just passed
+    assert DRAW in game.legal_actions()
+    game.apply("draw")
+    assert game.history[-1].drew == 0 and game.pending is None
+    assert game.passes_in_row == 0 and not game.is_over and game.to_move == 1
 
 
 # -- G6 termination -------------------------------------------------------------------------

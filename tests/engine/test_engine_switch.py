@@ -411,11 +411,29 @@ def test_S12_under_a_penalty_with_no_answer_the_whole_penalty_is_drawn():
     assert game.pending is None and game.to_move == 1
 
 
-def test_S12_a_penalty_draw_that_yields_no_card_counts_as_a_pass():
-    """S12/G5: two seats; seat 0's empty penalty draw and seat 1's pass block the game."""
+def test_S12_a_penalty_draw_that_yields_no_card_is_not_a_pass():
+    """S12/G5 (amended): seat 0 holds QC 3H, seat 1 holds 4D, a 2-penalty of 4 is pending on
+    2C and the stock and pile are empty. Seat 0's draw brings nothing but clears the penalty;
+    seat 1 cannot play 4D on 2C and passes. That is one pass, not two: the game goes on, and
+    seat 0, free of the penalty now, plays its QC on the club."""
+    game = position(SWITCH, ["QC 3H", "4D"], "2C", pending=("two", 4), recycles_left=0)
+    game.apply("draw")
+    assert hand(game, 0) == ["3H", "QC"] and game.pending is None
+    assert game.passes_in_row == 0
+    assert game.legal_actions() == [PASS]
+    game.apply("pass")
+    assert not game.is_over and game.to_move == 0
+    assert "QC" in texts(game.legal_actions())
+    game.apply("QC")
+    assert hand(game, 0) == ["4D"] and hand(game, 1) == ["3H"]  # the black queen swaps
+
+
+def test_S12_passes_after_an_empty_penalty_draw_still_block_the_game():
+    """G5: after the empty penalty draw, a full round of passes blocks the game as usual."""
     game = position(SWITCH, ["4C 5C", "3C"], "2H", pending=("two", 2), recycles_left=0)
     game.apply("draw")
-    assert not game.is_over and game.legal_actions() == [PASS]
+    game.apply("pass")
+    assert not game.is_over
     game.apply("pass")
     assert game.outcome.reason == "blocked" and game.outcome.winner == 1
 
