@@ -104,15 +104,15 @@ class GameRecord:
             return cls(
                 game_id=game_id,
                 deal_id=int(data["deal_id"]),
-                table=tuple(str(name) for name in data["table"]),
+                table=tuple(map(str, data["table"])),
                 deal_seed=int(data["deal_seed"]),
-                places=tuple(tuple(int(s) for s in group) for group in data["places"]),
+                places=tuple(tuple(map(int, group)) for group in data["places"]),
                 winner=None if data["winner"] is None else int(data["winner"]),
                 reason=_reason(game_id, data["reason"]),
                 decisions=int(data["decisions"]),
                 duration_s=float(data["duration_s"]),
                 faults=tuple(_fault_from_dict(game_id, f) for f in data.get("faults", ())),
-                moves=tuple(str(m) for m in data.get("moves", ())),
+                moves=tuple(map(str, data.get("moves", ()))),  # map: a game has many moves
                 hands=tuple(dict(h) for h in data.get("hands") or ()),
             )
         except (KeyError, TypeError, ValueError) as exc:
