@@ -39,7 +39,7 @@ from arena.play.referee import BotClient, Referee
 from arena.engine.rules import DEFAULT_PRESET, RuleSet, load_rules
 from arena.sandbox import BotSpec, Limits, check_isolation
 from arena.sandbox.contract import contract_problem
-from arena.sandbox.options import with_options
+from arena.sandbox.options import declaration_file, with_options
 from arena.sandbox.seating import Seating
 from arena.sandbox.snapshot import snapshot
 from arena.tournament.schedule import deal_seed, fresh_seed
@@ -151,6 +151,9 @@ def _validate_command(bot: BotSpec, seed: int, rules: RuleSet, limits: Limits,
         assert spec.command is not None
         copies = [Path(arg) for arg in spec.command if arg.startswith(folder)]
         report.files = {copy.name: copy.read_bytes() for copy in copies}
+        declaration = declaration_file(bot)   # its options, which the registered copy keeps
+        if declaration is not None:
+            report.files[declaration.name] = declaration.read_bytes()
         report.command = tuple(Path(arg).name if arg.startswith(folder) else arg
                                for arg in spec.command)
         _play_checks(report, spec, rules, limits, workspace, trusted)

@@ -106,3 +106,20 @@ def test_a_tournament_files_relative_commands_are_its_folders_from_any_directory
     assert len(games) == 12   # 3 tables x 2 deals x 2 seatings
     assert {name for game in games for name in game.table} == {"random", "first", "second"}
     assert not [fault for game in games for fault in game.faults]
+
+
+def test_a_registered_command_bot_keeps_its_options_declaration(tmp_path, monkeypatch):
+    source = tmp_path / "src"
+    source.mkdir()
+    shutil.copy(REPO / "bots" / "examples" / "first_legal_cmd.py", source / "cbot.py")
+    declaration = json.dumps({"level": {"type": "int", "default": 1, "min": 1, "max": 5}})
+    (source / "cbot.options.json").write_text(declaration)
+    monkeypatch.chdir(source)
+    home = tmp_path / "home"
+    result = arena("submit", "cmd:python3 cbot.py", "--name", "cb", "--seed", "4", "--home", str(home))
+    assert result.exit_code == 0, result.output
+    assert (home / "bots" / "cb" / "cbot.options.json").read_text() == declaration
+    listed = arena("bots", "--home", str(home))
+    assert "level" in listed.output, listed.output
+    spec = Workspace(home).resolve_entry({"name": "x", "bot": "cb", "options": {"level": 3}}, [home])
+    assert spec.options == (("level", 3),)
