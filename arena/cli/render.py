@@ -463,14 +463,15 @@ def render_play_news(console: Console, news: Sequence[News], names: Sequence[str
 
 
 def _hand_over_markup(over: HandOver, names: Sequence[str]) -> str:
-    """``hand 2 won by seat 1 (greedy) (emptied); hands won: you 0, greedy 2 (first to 3)``."""
+    """``hand 2 won by seat 1 (greedy) (emptied)``, and in a match a second line
+    ``hands won (first to 3): you 0, greedy 2``."""
     outcome = over.outcome
     head = (f"won by {seat_label(outcome.winner, names)}" if outcome.winner is not None
             else "drawn")
     line = f"[bold]hand {over.hand + 1} {escape(head)}[/] ({outcome.reason.value})"
     if over.target > 1:
         won = ", ".join(f"{names[s]} {w}" for s, w in enumerate(over.wins))
-        line += f"; hands won: {escape(won)} (first to {over.target})"
+        line += f"\n  hands won (first to {over.target}): {escape(won)}"
     return line
 
 
@@ -507,17 +508,31 @@ def render_play(console: Console, obs: Observation, names: Sequence[str], hand: 
 
 def _move_items(legal: Sequence[str]) -> list[str]:
     """The legal moves numbered from 1, a play's suit calls side by side under one range of
-    numbers (``1-4 AS=C/D/H/S`` for ``AS=C`` ... ``AS=S``, the numbers in the calls' order)."""
+    numbers (``1-4 AS=C/D/H/S`` for ``AS=C`` ... ``AS=S``, the numbers in the calls' order),
+    and a joker laid alone as one range (``15-74 X2 as the card you name``: it may stand for
+    most of the deck, so it is typed: ``X2:4C``, ``X2:AS=D``)."""
     groups: list[tuple[int, str, list[str]]] = []  # first number, the play without its call, calls
     for number, text in enumerate(legal, 1):
         head, call, suit = text.partition("=")
-        if call and groups and groups[-1][1] == head and groups[-1][0] + len(groups[-1][2]) == number:
-            groups[-1][2].append(suit)
+        joker = head[:2] if len(head) > 3 and head[2] == ":" and " " not in head else ""
+        last = groups[-1] if groups else None
+        follows = last is not None and last[0] + len(last[2]) == number
+        if last is not None and follows and joker and last[1] == joker:
+            last[2].append(text)
+        elif last is not None and follows and call and last[1] == head:
+            last[2].append(suit)
+        elif joker:
+            groups.append((number, joker, [text]))
         else:
             groups.append((number, head, [suit] if call else []))
     items = []
     for first, head, calls in groups:
-        if len(calls) > 1:
+        if head in ("X1", "X2"):
+            span = f"{first}-{first + len(calls) - 1}" if len(calls) > 1 else str(first)
+            example = next((text for text in calls if "=" not in text), calls[0])
+            items.append(f"[bold]{span}[/] {head} as the card you name ({escape(example)}...)"
+                         if len(calls) > 1 else f"[bold]{span}[/] {escape(calls[0])}")
+        elif len(calls) > 1:
             items.append(f"[bold]{first}-{first + len(calls) - 1}[/] {escape(head)}={'/'.join(calls)}")
         else:
             items.append(f"[bold]{first}[/] {escape(head + ('=' + calls[0] if calls else ''))}")
