@@ -458,7 +458,7 @@ def render_play_news(console: Console, news: Sequence[News], names: Sequence[str
         elif isinstance(item, BotFaulted):
             console.print(Text(f"  {seat_label(item.seat, names)} faulted ({item.code}: "
                                f"{item.detail}); a fallback plays its seat on", style="yellow"))
-        else:
+        elif item.target > 1:  # a single hand's end is the game's result, told after it
             console.print(_hand_over_markup(item, names))
 
 
@@ -600,9 +600,10 @@ def render_play_result(console: Console, outcome: MatchOutcome | None, names: Se
         else:
             head = f"{seat_label(outcome.winner, names)} wins"
         hands = f" after {outcome.hands} hands" if outcome.hands > 1 else ""
+        labels = [seat_label(s, names) for s in range(len(names))]
         console.print(f"[bold green]{escape(head)}[/] ({outcome.reason.value}{hands}); "
-                      f"places: {escape(_order(names, outcome.places))}")
-    console.print(f"seed {seed}: play the same deal again with --seed {seed}")
+                      f"places: {escape(_order(labels, outcome.places))}")
+    console.print(f"seed {seed} (the same deal again: --seed {seed})")
 
 
 def render_stored_game(console: Console, tournament: str, record: GameRecord) -> None:

@@ -189,9 +189,14 @@ class Session:
 
     @property
     def outcome(self) -> MatchOutcome | None:
-        """How the match ended, faulty bots placed last (as in a tournament); None while it is on."""
+        """How the match ended, as a tournament records it: a single hand's own reason
+        (``emptied``, ``blocked``...), faulty bots placed last; None while it is on."""
         outcome = self.match.outcome
-        if outcome is None or not self.faults:
+        if outcome is None:
+            return None
+        if self.match.target == 1:
+            outcome = dataclasses.replace(outcome, reason=self.match.hands[-1].outcome.reason)
+        if not self.faults:
             return outcome
         places = demote(outcome.places, set(self.faults))
         winner = outcome.winner if outcome.winner not in self.faults else None

@@ -26,7 +26,8 @@ from arena.engine.observation import Observation, observe
 from arena.engine.outcome import Outcome, OutcomeReason
 from arena.engine.rules import load_rules
 from arena.services import play as play_service
-from arena.services.play import HandOver, Played, Session, Table, search_advisor
+from arena.play.faults import BotFault, FaultCode
+from arena.services.play import BotFaulted, HandOver, MoveRefused, Played, Session, Table, search_advisor
 from arena.tournament.replay import replay_moves
 
 runner = CliRunner()
@@ -66,9 +67,10 @@ def test_numbers_play_a_whole_game_to_its_result(tmp_path: Path) -> None:
     result = invoke(tmp_path, "--vs", "random", "--seats", "2", "--seed", "4", keys="1\n" * 400)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert re.search(r"^(you win|seat 1 \(random\) wins|drawn game) \(", out, re.MULTILINE), out
-    assert "places: " in out
-    assert out.rstrip().endswith("seed 4: play the same deal again with --seed 4")
+    assert re.search(r"^(you win|seat 1 \(random\) wins|drawn game) \((emptied|blocked|cap)\); "
+                     r"places: seat \d \((you|random)\) [>=] seat \d", out, re.MULTILINE), out
+    assert "hand 1 won by" not in out  # a single hand's end is the result
+    assert out.rstrip().endswith("seed 4 (the same deal again: --seed 4)")
     assert "seat 0 (you) plays" in out and "seat 1 (random)" in out
     # the same seed and the same lines play the same game
     again = invoke(tmp_path, "--vs", "random", "--seats", "2", "--seed", "4", keys="1\n" * 400)
@@ -129,7 +131,7 @@ def test_h_without_the_search_bot_says_so_and_q_quits(tmp_path: Path) -> None:
     result = invoke(tmp_path, "--vs", "greedy", "--seed", "1", keys="h\nq\n")
     assert result.exit_code == 0, result.output
     assert "no hint: the search bot is not installed" in result.stdout
-    assert "you left the game" in result.stdout and "seed 1:" in result.stdout
+    assert "you left the game" in result.stdout and "seed 1 (" in result.stdout
     assert "estimated win chance" not in result.stdout
 
 
@@ -365,3 +367,75 @@ def test_the_news_announce_every_action_card_in_the_replays_words() -> None:
         "hand 1 won by seat 1 (greedy) (emptied)",
         "  hands won (first to 3): you 0, greedy 1, random 0",
     ]
+
+
+# -- the session, in-process --------------------------------------------------------------------
+
+
+class FirstLegal:
+    """An in-process bot client: plays the first legal move, or faults from its ``fault_at``-th
+    decision on."""
+
+    def __init__(self, fault_at: int | None = None) -> None:
+        self.fault_at, self.asked, self.started, self.closed = fault_at, 0, 0, 0
+
+    def start_game(self, info: dict) -> None:
+        self.started += 1
+
+    def act(self, message: dict) -> str:
+        self.asked += 1
+        if self.fault_at is not None and self.asked >= self.fault_at:
+            raise BotFault(FaultCode.CRASH, "boom")
+        return message["obs"]["legal"][0]
+
+    def end_game(self, result: dict) -> None:
+        pass
+
+    def close_game(self) -> None:
+        self.closed += 1
+
+    def log_tail(self, lines: int = 20) -> str:
+        return ""
+
+
+def play_out(session: Session) -> list:
+    news = session.advance()
+    while not session.is_over:
+        news.append(session.move("1"))
+        news += session.advance()
+    return news
+
+
+def test_a_faulty_bot_is_told_played_on_by_the_fallback_and_placed_last() -> None:
+    faulty, clean = FirstLegal(fault_at=2), FirstLegal()
+    with Session(load_rules("switch"), 0, [faulty, clean], 7, ["you", "a", "b"]) as session:
+        news = play_out(session)
+    faults = [n for n in news if isinstance(n, BotFaulted)]
+    assert [(f.seat, f.code) for f in faults] == [(1, "CRASH")]
+    assert faulty.asked == 2  # never asked again once faulted
+    outcome = session.outcome
+    assert outcome is not None and outcome.places[-1] == (1,)
+    assert faulty.closed == clean.closed == 1
+
+
+def test_each_hand_of_a_match_starts_the_bots_again() -> None:
+    bot = FirstLegal()
+    with Session(load_rules("switch-classic"), 1, [bot], 3, ["a", "you"]) as session:
+        news = play_out(session)
+    hands = [n for n in news if isinstance(n, HandOver)]
+    assert bot.started == len(hands) >= 3 and max(hands[-1].wins) == 3
+    assert [n.step.index for n in news if isinstance(n, Played) and n.hand == 0] == list(
+        range(1, 1 + sum(1 for n in news if isinstance(n, Played) and n.hand == 0)))
+
+
+def test_a_blunder_is_refused_not_charged() -> None:
+    def holds_unplayable(obs: Observation) -> bool:
+        return any(not obs.is_legal(NAMES[c]) for c in obs.hand)
+    seed = seed_where("blackjack", 2, holds_unplayable)
+    with Session(load_rules("blackjack"), 0, [FirstLegal()], seed, ["you", "a"]) as session:
+        session.advance()
+        obs = session.view()
+        card = next(NAMES[c] for c in obs.hand if not obs.is_legal(NAMES[c]))
+        with pytest.raises(MoveRefused, match=f"'{card}' cannot be played: "):
+            session.move(card)
+        assert session.view() == obs  # nothing changed
