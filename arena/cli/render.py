@@ -464,13 +464,13 @@ def render_play_news(console: Console, news: Sequence[News], names: Sequence[str
 
 def _hand_over_markup(over: HandOver, names: Sequence[str]) -> str:
     """``hand 2 won by seat 1 (greedy) (emptied)``, and in a match a second line
-    ``hands won (first to 3): you 0, greedy 2``."""
+    ``hands won (first to 3): seat 0 (you) 0, seat 1 (greedy) 2``."""
     outcome = over.outcome
     head = (f"won by {seat_label(outcome.winner, names)}" if outcome.winner is not None
             else "drawn")
     line = f"[bold]hand {over.hand + 1} {escape(head)}[/] ({outcome.reason.value})"
     if over.target > 1:
-        won = ", ".join(f"{names[s]} {w}" for s, w in enumerate(over.wins))
+        won = ", ".join(f"{seat_label(s, names)} {w}" for s, w in enumerate(over.wins))
         line += f"\n  hands won (first to {over.target}): {escape(won)}"
     return line
 
@@ -601,8 +601,8 @@ def render_play_result(console: Console, outcome: MatchOutcome | None, names: Se
             head = f"{seat_label(outcome.winner, names)} wins"
         hands = f" after {outcome.hands} hands" if outcome.hands > 1 else ""
         labels = [seat_label(s, names) for s in range(len(names))]
-        console.print(f"[bold green]{escape(head)}[/] ({outcome.reason.value}{hands}); "
-                      f"places: {escape(_order(labels, outcome.places))}")
+        console.print(f"[bold green]{escape(head)}[/] ({outcome.reason.value}{hands})")
+        console.print(f"  places: {escape(_order(labels, outcome.places))}")
     console.print(f"seed {seed} (the same deal again: --seed {seed})")
 
 

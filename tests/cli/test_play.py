@@ -67,8 +67,8 @@ def test_numbers_play_a_whole_game_to_its_result(tmp_path: Path) -> None:
     result = invoke(tmp_path, "--vs", "random", "--seats", "2", "--seed", "4", keys="1\n" * 400)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert re.search(r"^(you win|seat 1 \(random\) wins|drawn game) \((emptied|blocked|cap)\); "
-                     r"places: seat \d \((you|random)\) [>=] seat \d", out, re.MULTILINE), out
+    assert re.search(r"^(you win|seat 1 \(random\) wins|drawn game) \((emptied|blocked|cap)\)\n"
+                     r"  places: seat \d \((you|random)\) [>=] seat \d", out, re.MULTILINE), out
     assert "hand 1 won by" not in out  # a single hand's end is the result
     assert out.rstrip().endswith("seed 4 (the same deal again: --seed 4)")
     assert "seat 0 (you) plays" in out and "seat 1 (random)" in out
@@ -186,7 +186,8 @@ def test_a_match_preset_plays_its_hands_to_the_match_result(tmp_path: Path) -> N
     out = result.stdout
     assert "switch-classic, hand 1, first to win 3 hands, you are seat 0" in out
     ends = re.findall(r"^hand (\d+) (?:won by seat \d \((?:you|random)\)|drawn) \(\w+\)\n"
-                      r"  hands won \(first to 3\): you (\d), random (\d)$", out, re.MULTILINE)
+                      r"  hands won \(first to 3\): seat 0 \(you\) (\d), seat 1 \(random\) (\d)$",
+                      out, re.MULTILINE)
     assert ends and [int(n) for n, _, _ in ends] == list(range(1, len(ends) + 1))
     last_you, last_random = map(int, ends[-1][1:])
     assert max(last_you, last_random) == 3
@@ -365,7 +366,7 @@ def test_the_news_announce_every_action_card_in_the_replays_words() -> None:
         "  seat 1 (greedy) plays 2D: pickup +2 (two, 4 to pick up)",
         "  seat 2 (random) draws 4: takes the two penalty of 4",
         "hand 1 won by seat 1 (greedy) (emptied)",
-        "  hands won (first to 3): you 0, greedy 1, random 0",
+        "  hands won (first to 3): seat 0 (you) 0, seat 1 (greedy) 1, seat 2 (random) 0",
     ]
 
 
