@@ -1,5 +1,6 @@
 """Everything the CLI shows people, with rich: rule sets, positions and replays, benchmarks,
-rankings, the head-to-head crosstable, game lists and the live display of a running tournament.
+rankings, the head-to-head crosstable, game lists, the live display of a running tournament
+and a person's table in ``arena play``.
 
 Every function draws on the :class:`rich.console.Console` it is given or returns a renderable
 (tests pass ``Console(file=io.StringIO(), width=80)`` and ``width=160``); nothing here prints on
@@ -463,25 +464,23 @@ def render_play_news(console: Console, news: Sequence[News], names: Sequence[str
 
 
 def _hand_over_markup(over: HandOver, names: Sequence[str]) -> str:
-    """``hand 2 won by seat 1 (greedy) (emptied)``, and in a match a second line
+    """A match's hand ended: ``hand 2 won by seat 1 (greedy) (emptied)``, and under it
     ``hands won (first to 3): seat 0 (you) 0, seat 1 (greedy) 2``."""
     outcome = over.outcome
     head = (f"won by {seat_label(outcome.winner, names)}" if outcome.winner is not None
             else "drawn")
-    line = f"[bold]hand {over.hand + 1} {escape(head)}[/] ({outcome.reason.value})"
-    if over.target > 1:
-        won = ", ".join(f"{seat_label(s, names)} {w}" for s, w in enumerate(over.wins))
-        line += f"\n  hands won (first to {over.target}): {escape(won)}"
-    return line
+    won = ", ".join(f"{seat_label(s, names)} {w}" for s, w in enumerate(over.wins))
+    return (f"[bold]hand {over.hand + 1} {escape(head)}[/] ({outcome.reason.value})\n"
+            f"  hands won (first to {over.target}): {escape(won)}")
 
 
 def render_play(console: Console, obs: Observation, names: Sequence[str], hand: int,
                 target: int, wins: Sequence[int]) -> None:
     """The person's table, from the person's observation alone: the rules and the hand of the
-    match, every seat's hand size (and hands won, in a match) and last action (``▶`` the seat to move), the top card, the
-    active suit, the pending penalty, the person's hand with the playable cards marked
-    (:data:`PLAYABLE_MARK`, and bold), and the legal moves numbered. Fits 80x24 up to six
-    seats and ordinary hands."""
+    match, every seat's hand size (and hands won, in a match) and last action (``▶`` the seat
+    to move), the top card, the active suit, the pending penalty, the person's hand with the
+    playable cards marked (:data:`PLAYABLE_MARK`, and bold), and the legal moves numbered.
+    Fits 80x24 up to six seats and ordinary hands."""
     match = f", hand {hand + 1}, first to win {target} hands" if target > 1 else ""
     console.print(Text(f"{obs.rules_name}{match}, you are seat {obs.seat}", style="bold"))
     last: dict[int, str] = {}
