@@ -69,7 +69,7 @@ def duel(
     """Play seeded games between bots, seats rotated over the same deals: win rates, scores with
     95% intervals, Elo and LOS, and an optional SPRT."""
     workspace = workspace_of(home)
-    specs = _duel_specs(workspace, bots, option)
+    specs = named_specs(workspace, bots, option)
     rule_set = load_rules(rules_name)
     test = _sprt(sprt, alpha, beta, model)
     if test is not None:
@@ -90,9 +90,9 @@ def duel(
     render_duel(out, result)
 
 
-def _duel_specs(workspace: Workspace, bots: list[str], assignments: list[str]) -> list[BotSpec]:
-    """The duel's bots, each with the options ``--option N:KEY=VALUE`` gives it; a bot given
-    options is named with them."""
+def named_specs(workspace: Workspace, bots: list[str], assignments: list[str]) -> list[BotSpec]:
+    """The ``bots`` named (a duel's, ``arena play``'s opponents), each with the options
+    ``--option N:KEY=VALUE`` gives it; a bot given options is named with them."""
     chosen: list[list[str]] = [[] for _ in bots]
     for text in assignments:
         position, sep, rest = text.partition(":")

@@ -1,5 +1,6 @@
 """Everything the CLI shows people, with rich: rule sets, positions and replays, benchmarks,
-rankings, the head-to-head crosstable, game lists and the live display of a running tournament.
+rankings, the head-to-head crosstable, game lists, the live display of a running tournament
+and a person's table in ``arena play``.
 
 Every function draws on the :class:`rich.console.Console` it is given or returns a renderable
 (tests pass ``Console(file=io.StringIO(), width=80)`` and ``width=160``); nothing here prints on
@@ -26,6 +27,8 @@ from arena.services.bench import BenchResult, RankingsBenchResult, SandboxBenchR
 from arena.play.faults import storable
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
+from arena.engine.match import MatchOutcome
+from arena.engine.observation import Observation
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
 from arena.errors import ArenaError
@@ -33,6 +36,7 @@ from arena.sandbox.options import declared_options
 from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
 from arena.services.duel import DuelProgress, DuelResult
 from arena.services.duelstats import SprtOutcome
+from arena.services.play import BotFaulted, HandOver, Hint, News, Played
 from arena.services.submit import ValidationReport
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import GameRecord
@@ -340,10 +344,14 @@ def render_step(console: Console, step: Step, game: Game, names: Sequence[str] |
 
 def _move_markup(step: Step, names: Sequence[str] | None) -> str:
     """Who made the move and what it was: ``seat 1 (greedy) plays 7H 7C``, ``seat 0 draws 2``."""
-    action, drew = step.action, step.drew
+    return f"{escape(seat_label(step.seat, names))} {_action_words(step.action, step.drew)}"
+
+
+def _action_words(action: str, drew: int) -> str:
+    """A move in words: ``plays 7H 7C``, ``draws 2``, ``passes``, ``plays 5H (drew 1)``."""
     extra = f" (drew {drew})" if drew and action != "draw" else ""
     verb = f"draws {drew}" if action == "draw" else ("passes" if action == "pass" else f"plays {action}")
-    return f"{escape(seat_label(step.seat, names))} {verb}{extra}"
+    return verb + extra
 
 
 def _effects_markup(step: Step, names: Sequence[str] | None) -> str:
@@ -433,6 +441,168 @@ def render_watch(console: Console, frame: Frame, last: int, title: str,
         console.print(_outcome_markup(table.outcome, table.decisions, names))
     if names is not None:
         render_names(console, short_names(names, NAME_MIN))
+
+
+PLAY_PROMPT = "your move (number or notation, h hint, q quit): "
+PLAYABLE_MARK = "*"
+
+
+def render_play_news(console: Console, news: Sequence[News], names: Sequence[str]) -> None:
+    """What happened since the person's last look, a line each: every move with its effects in
+    the replay's words (action cards announced: ``seat 1 (greedy) plays 2H: pickup +2 ...``),
+    a bot's fault, the end of a hand."""
+    for item in news:
+        if isinstance(item, Played):
+            effects = _effects_markup(item.step, names)
+            console.print(f"  {_move_markup(item.step, names)}"
+                          + (f": [bold magenta]{effects}[/]" if effects else ""))
+        elif isinstance(item, BotFaulted):
+            console.print(Text(f"  {seat_label(item.seat, names)} faulted ({item.code}: "
+                               f"{item.detail}); a fallback plays its seat on", style="yellow"))
+        elif item.target > 1:  # a single hand's end is the game's result, told after it
+            console.print(_hand_over_markup(item, names))
+
+
+def _hand_over_markup(over: HandOver, names: Sequence[str]) -> str:
+    """A match's hand ended: ``hand 2 won by seat 1 (greedy) (emptied)``, and under it
+    ``hands won (first to 3): seat 0 (you) 0, seat 1 (greedy) 2``."""
+    outcome = over.outcome
+    head = (f"won by {seat_label(outcome.winner, names)}" if outcome.winner is not None
+            else "drawn")
+    won = ", ".join(f"{seat_label(s, names)} {w}" for s, w in enumerate(over.wins))
+    return (f"[bold]hand {over.hand + 1} {escape(head)}[/] ({outcome.reason.value})\n"
+            f"  hands won (first to {over.target}): {escape(won)}")
+
+
+def render_play(console: Console, obs: Observation, names: Sequence[str], hand: int,
+                target: int, wins: Sequence[int]) -> None:
+    """The person's table, from the person's observation alone: the rules and the hand of the
+    match, every seat's hand size (and hands won, in a match) and last action (``▶`` the seat
+    to move), the top card, the active suit, the pending penalty, the person's hand with the
+    playable cards marked (:data:`PLAYABLE_MARK`, and bold), and the legal moves numbered.
+    Fits 80x24 up to six seats and ordinary hands."""
+    match = f", hand {hand + 1}, first to win {target} hands" if target > 1 else ""
+    console.print(Text(f"{obs.rules_name}{match}, you are seat {obs.seat}", style="bold"))
+    last: dict[int, str] = {}
+    for event in obs.history:
+        last[event.seat] = _action_words(event.action, event.drew)
+    width = max(cell_len(seat_label(seat, names)) for seat in range(obs.seats))
+    for seat in range(obs.seats):
+        marker = "▶" if seat == obs.to_move else " "
+        size = obs.hand_sizes[seat]
+        cards = f"{size:>2} card{'' if size == 1 else 's'}"
+        label = seat_label(seat, names).ljust(width)
+        won = f"  won {wins[seat]}" if target > 1 else ""
+        console.print(f"{marker} {escape(label)}  {cards}{won}  {escape(last.get(seat, ''))}".rstrip())
+    console.print(_play_table_markup(obs))
+    playable = set(obs.next_cards())
+    shown = [card_markup(NAMES[c]) + (PLAYABLE_MARK if c in playable else "") for c in sorted(obs.hand)]
+    marked = [f"[bold underline]{s}[/]" if c in playable else s
+              for c, s in zip(sorted(obs.hand), shown)]
+    console.print(f"your hand ({PLAYABLE_MARK} playable): {' '.join(marked)}")
+    if obs.to_move == obs.seat:
+        for line in _flow(_move_items(obs.legal), console.width, "moves: "):
+            console.print(line)
+
+
+def _move_items(legal: Sequence[str]) -> list[str]:
+    """The legal moves numbered from 1, a play's suit calls side by side under one range of
+    numbers (``1-4 AS=C/D/H/S`` for ``AS=C`` ... ``AS=S``, the numbers in the calls' order),
+    and a joker laid alone as one range (``15-74 X2 as the card you name``: it may stand for
+    most of the deck, so it is typed: ``X2:4C``, ``X2:AS=D``)."""
+    groups: list[tuple[int, str, list[str]]] = []  # first number, the play without its call, calls
+    for number, text in enumerate(legal, 1):
+        head, call, suit = text.partition("=")
+        joker = head[:2] if len(head) > 3 and head[2] == ":" and " " not in head else ""
+        last = groups[-1] if groups else None
+        follows = last is not None and last[0] + len(last[2]) == number
+        if last is not None and follows and joker and last[1] == joker:
+            last[2].append(text)
+        elif last is not None and follows and call and last[1] == head:
+            last[2].append(suit)
+        elif joker:
+            groups.append((number, joker, [text]))
+        else:
+            groups.append((number, head, [suit] if call else []))
+    items = []
+    for first, head, calls in groups:
+        if head in ("X1", "X2"):
+            span = f"{first}-{first + len(calls) - 1}" if len(calls) > 1 else str(first)
+            example = next((text for text in calls if "=" not in text), calls[0])
+            items.append(f"[bold]{span}[/] {head} as the card you name ({escape(example)}...)"
+                         if len(calls) > 1 else f"[bold]{span}[/] {escape(calls[0])}")
+        elif len(calls) > 1:
+            items.append(f"[bold]{first}-{first + len(calls) - 1}[/] {escape(head)}={'/'.join(calls)}")
+        else:
+            items.append(f"[bold]{first}[/] {escape(head + ('=' + calls[0] if calls else ''))}")
+    return items
+
+
+def _play_table_markup(obs: Observation) -> str:
+    """``top 7H  suit H  two 4 to pick up  direction +1  stock 30`` (and a waiting skip, a
+    drawn card to play or leave)."""
+    top = card_markup(NAMES[obs.top])
+    if obs.top_as is not None:
+        top += f" (as {card_markup(NAMES[obs.top_as])})"
+    pending = (f"[bold]{obs.pending.kind} {obs.pending.amount}[/] to pick up" if obs.pending
+               else "no penalty")
+    line = (f"top {top}  suit {obs.active_suit or 'any'}  {pending}  "
+            f"direction {obs.direction:+d}  stock {obs.stock_size}")
+    if obs.pending_skip:
+        line += "  [bold]a skip waits[/]"
+    if obs.drawn_card is not None and obs.to_move == obs.seat:
+        line += f"\nyou drew {card_markup(NAMES[obs.drawn_card])}: play it or pass"
+    return line
+
+
+def _flow(items: Sequence[str], width: int, head: str) -> list[str]:
+    """Markup ``items`` laid in lines of at most ``width`` cells, two cells apart, the first
+    line led by ``head`` and the others indented under it; an item is never split."""
+    lines: list[str] = []
+    line, used = head, cell_len(head)
+    for item in items:
+        size = Text.from_markup(item).cell_len
+        if used > len(head) and used + 2 + size > width:
+            lines.append(line)
+            line, used = " " * len(head), len(head)
+        sep = "  " if used > len(head) else ""
+        line, used = line + sep + item, used + len(sep) + size
+    lines.append(line)
+    return lines
+
+
+def render_hint(console: Console, hint: Hint) -> None:
+    """The search bot's advice: its move (with its number when the list holds it) and its
+    estimated win chance."""
+    where = f"move {hint.number}" if hint.number is not None else "type it"
+    console.print(f"hint: [bold]{escape(hint.action)}[/] ({where}), estimated win chance "
+                  f"{hint.win_chance:.0%}")
+
+
+def render_note(console: Console, note: str) -> None:
+    """A note for the person (a move refused, no hint...): one yellow line."""
+    console.print(Text(note, style="yellow"))
+
+
+def render_play_result(console: Console, outcome: MatchOutcome | None, names: Sequence[str],
+                       seat: int, seed: int) -> None:
+    """The end of a game: who won (``you win``), the places best first and how a match went;
+    or, when the person left (``outcome`` None), that the game was abandoned. Then the seed
+    that deals the same cards again. ``seat`` is the person's."""
+    if outcome is None:
+        console.print(Text("you left the game", style="bold"))
+    else:
+        if outcome.winner is None:
+            head = "drawn game"
+        elif outcome.winner == seat:
+            head = "you win"
+        else:
+            head = f"{seat_label(outcome.winner, names)} wins"
+        hands = f" after {outcome.hands} hands" if outcome.hands > 1 else ""
+        labels = [seat_label(s, names) for s in range(len(names))]
+        console.print(f"[bold green]{escape(head)}[/] ({outcome.reason.value}{hands})")
+        console.print(f"  places: {escape(_order(labels, outcome.places))}")
+    console.print(f"seed {seed} (the same deal again: --seed {seed})")
 
 
 def render_stored_game(console: Console, tournament: str, record: GameRecord) -> None:

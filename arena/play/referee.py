@@ -13,6 +13,9 @@ from a tournament), its bot never started. :meth:`Referee.probe` starts one bot 
 would and asks it for one move: the check of a bot before a tournament's first game.
 A rule set played as a match of several hands (RULINGS F2) is one game for the tournament:
 the referee plays its hands in turn, each a start/end pair of messages for the bots.
+A caller that drives its own loop (``arena play``, where a person holds a seat) uses the
+referee's steps: :meth:`Referee.start_hand`, :func:`forced_action`, :meth:`Referee.choose` and
+:meth:`Referee.end_hand`.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.engine.actions import Play
+from arena.engine.actions import ActionType, Play
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.engine.game import Game
 from arena.engine.match import Match
@@ -103,9 +106,9 @@ class Referee:
         try:
             while True:
                 game = match.current
-                self._start_hand(bots, match, faults)
+                self.start_hand(bots, match, faults)
                 self._play_hand(game, bots, faults, fallback)
-                self._end_hand(bots, match, game, faults)
+                self.end_hand(bots, match, game, faults)
                 if match.next_hand() is None:
                     break
         finally:
@@ -134,7 +137,9 @@ class Referee:
             bot.close_game()
         return faults.get(seat)
 
-    def _start_hand(self, bots: Sequence[BotClient], match: Match, faults: dict[int, Fault]) -> None:
+    def start_hand(self, bots: Sequence[BotClient], match: Match, faults: dict[int, Fault]) -> None:
+        """Send every seat not in ``faults`` its start message for ``match``'s current hand;
+        a seat that fails it is added to ``faults``."""
         for seat, bot in enumerate(bots):
             if seat not in faults:
                 self._start_seat(bot, seat, len(bots), match, faults)
@@ -142,13 +147,15 @@ class Referee:
     def _start_seat(self, bot: BotClient, seat: int, seats: int, match: Match,
                     faults: dict[int, Fault]) -> None:
         """Send one seat's start message; a failure is the seat's fault."""
-        game = match.current
-        info = {"seat": seat, "seats": seats, "seed": seat_seed(game.seed, seat, "bot"),
-                "rules": self._rules_info, "hand": len(match.hands), "wins": list(match.wins)}
         try:
-            bot.start_game(info)
+            bot.start_game(self.start_info(seat, seats, match))
         except BotFault as fault:
             faults[seat] = fault.at(seat)
+
+    def start_info(self, seat: int, seats: int, match: Match) -> dict[str, Any]:
+        """The start message's content for ``seat`` in ``match``'s current hand (docs/protocol.md)."""
+        return {"seat": seat, "seats": seats, "seed": seat_seed(match.current.seed, seat, "bot"),
+                "rules": self._rules_info, "hand": len(match.hands), "wins": list(match.wins)}
 
     def _play_hand(self, game: Game, bots: Sequence[BotClient], faults: dict[int, Fault],
                    fallback: list[random.Random]) -> None:
@@ -156,8 +163,9 @@ class Referee:
         while game.outcome is None:
             seat = game.to_move
             legal = game.legal_actions()
-            if len(legal) == 1 and not isinstance(legal[0], Play) and game.lone_action_is_public():
-                game.apply_legal(legal[0])  # G2: a forced draw or pass needs no bot
+            lone = forced_action(game)
+            if lone is not None:
+                game.apply_legal(lone)  # G2: a forced draw or pass needs no bot
             elif seat in faults:
                 game.apply_legal(fallback[seat].choice(legal))
             else:
@@ -166,27 +174,34 @@ class Referee:
     def _ask(self, game: Game, bot: BotClient, seat: int, seen: list[int],
              faults: dict[int, Fault], fallback: random.Random) -> None:
         """One decision by a bot; a failure records the fault and the fallback moves instead."""
+        choice = self.choose(game, bot, seat, seen)
+        if isinstance(choice, Fault):
+            faults[seat] = choice
+            choice = fallback.choice(game.legal_actions())
+        game.apply_legal(choice)
+
+    def choose(self, game: Game, bot: BotClient, seat: int, seen: list[int]) -> ActionType | Fault:
+        """Ask ``bot`` for ``seat``'s move (sending the events since ``seen[seat]``, which moves
+        on): the action, checked and not yet applied, or the fault its reply is."""
         message = {"obs": wire_observation(game, seat, seen[seat])}
         seen[seat] = len(game.history)
         try:
             text = bot.act(message)
-            game.apply(text)
-            return
+            return game.check(text)
         except BotFault as fault:
-            faults[seat] = fault.at(seat)
+            return fault.at(seat)
         except InvalidActionError as error:
-            faults[seat] = Fault(seat, "", FaultCode.INVALID,
-                                 f"unreadable action {text[:80]!r}: {str(error)[:200]}", bot.log_tail())
+            return Fault(seat, "", FaultCode.INVALID,
+                         f"unreadable action {text[:80]!r}: {str(error)[:200]}", bot.log_tail())
         except IllegalActionError as error:
-            faults[seat] = Fault(seat, "", FaultCode.ILLEGAL, f"{repr(error.action)[:120]}: {error.reason}",
-                                 bot.log_tail())
+            return Fault(seat, "", FaultCode.ILLEGAL, f"{repr(error.action)[:120]}: {error.reason}",
+                         bot.log_tail())
         except Exception as error:  # whatever a reply does to the parser, it is the seat's fault
-            faults[seat] = Fault(seat, "", FaultCode.INVALID,
-                                 f"unreadable action {text[:80]!r}: {type(error).__name__}", bot.log_tail())
-        game.apply_legal(fallback.choice(game.legal_actions()))
+            return Fault(seat, "", FaultCode.INVALID,
+                         f"unreadable action {text[:80]!r}: {type(error).__name__}", bot.log_tail())
 
-    def _end_hand(self, bots: Sequence[BotClient], match: Match, game: Game,
-                  faults: dict[int, Fault]) -> None:
+    def end_hand(self, bots: Sequence[BotClient], match: Match, game: Game,
+                 faults: dict[int, Fault]) -> None:
         """Tell every clean bot how the hand ended; a fault here is recorded too."""
         outcome = game.outcome
         assert outcome is not None
@@ -214,6 +229,15 @@ class Referee:
         return GameResult(places, winner, reason, len(moves), duration, moves,
                           tuple(faults[s] for s in sorted(faults)), match.current,
                           () if single else tuple(h.to_json() for h in hands))
+
+
+def forced_action(game: Game) -> ActionType | None:
+    """The draw or pass the referee applies without asking (RULINGS G2: the one legal action,
+    where being forced tells nothing hidden), or None when the seat to move is asked."""
+    legal = game.legal_actions()
+    if len(legal) == 1 and not isinstance(legal[0], Play) and game.lone_action_is_public():
+        return legal[0]
+    return None
 
 
 def demote(places: tuple[tuple[int, ...], ...], faulty: set[int]) -> tuple[tuple[int, ...], ...]:

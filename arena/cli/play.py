@@ -1,0 +1,103 @@
+"""``arena play``: a person plays one seat in the terminal against bots.
+
+The session (:mod:`arena.services.play`) seats the bots in the sandbox and referees the game;
+this command reads the person's lines and draws the table with :mod:`arena.cli.render`. Each
+line is a move's number from the list, a move in notation (``7H 7C``, ``AS=D``, ``draw``;
+docs/notation.md), ``h`` for the search bot's hint or ``q`` to leave (the end of input leaves
+too). A move that cannot be played gets a note and the same prompt. On a terminal the screen is
+cleared before each of the person's turns; piped, the turns follow one another.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+
+from arena.cli.app import app, console, handles_errors
+from arena.cli.bots import named_specs
+from arena.cli.options import home_option, seed_option, trusted_option, workspace_of
+from arena.cli.render import (PLAY_PROMPT, render_hint, render_note, render_play, render_play_news,
+                              render_play_result)
+from arena.engine.rules import DEFAULT_PRESET, load_rules
+from arena.services.play import MoveRefused, News, NoHint, Session, Table, search_advisor
+from arena.tournament.schedule import fresh_seed
+
+_QUIT, _HINT = ("q", "quit"), ("h", "hint")
+DEFAULT_OPPONENT = "heuristic"
+EMPTY_NOTE = "type a move's number or notation (7H, AS=D, draw), h for a hint, q to quit"
+
+
+@app.command()
+@handles_errors
+def play(
+    rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="A preset name or a rule-set file."),
+    seats: Optional[int] = typer.Option(None, "--seats", help="Seats at the table (default: the preset's)."),
+    vs: str = typer.Option(DEFAULT_OPPONENT, "--vs", metavar="BOT,...",
+                           help="The bots of the other seats, in turn (built-in or registered names, "
+                                "files, or cmd:COMMAND), comma-separated."),
+    seat: int = typer.Option(0, "--seat", help="Your seat (0 moves first in a single hand)."),
+    option: List[str] = typer.Option([], "--option", metavar="N:KEY=VALUE",
+                                     help="Set option KEY of the N-th bot of --vs (1, 2, ...); repeatable."),
+    seed: Optional[int] = seed_option(),
+    trusted: bool = trusted_option(),
+    home: Optional[Path] = home_option(),
+) -> None:
+    """Play a game in the terminal against bots: type a move's number or the move (7H 7C,
+    AS=D, draw), h for a hint, q to quit."""
+    specs = named_specs(workspace_of(home), [name.strip() for name in vs.split(",")], option)
+    rule_set = load_rules(rules_name)
+    chosen = fresh_seed() if seed is None else seed  # told at the end: it deals every hand
+    out = console()
+    with Table(rule_set, seat, specs, chosen, seats=seats, trusted=trusted,
+               advisor=search_advisor()) as session:
+        finished = _play(out, session)
+        render_play_result(out, session.outcome if finished else None, session.names,
+                           session.seat, chosen)
+
+
+def _play(out: Console, session: Session) -> bool:
+    """The person's turns until the game ends (True) or the person leaves (False)."""
+    mine: list[News] = []
+    while True:
+        news = mine + session.advance()
+        if out.is_terminal:
+            out.clear()
+        render_play_news(out, news, session.names)
+        if session.is_over:
+            return True
+        render_play(out, session.view(), session.names, session.hand, session.target,
+                    session.wins)
+        played = _turn(out, session)
+        if played is None:
+            return False
+        mine = [played]
+
+
+def _turn(out: Console, session: Session) -> News | None:
+    """Read lines until one is a move that is played (returned) or the person leaves (None)."""
+    while True:
+        out.print(PLAY_PROMPT, end="")
+        line = sys.stdin.readline()
+        if not line:
+            out.print()
+            return None  # the end of input
+        key = line.strip()
+        if key.lower() in _QUIT:
+            return None
+        if key.lower() in _HINT:
+            try:
+                render_hint(out, session.hint())
+            except NoHint as refused:
+                render_note(out, str(refused))
+            continue
+        if not key:
+            render_note(out, EMPTY_NOTE)
+            continue
+        try:
+            return session.move(key)
+        except MoveRefused as refused:
+            render_note(out, str(refused))
