@@ -231,6 +231,18 @@ def test_bench_json_has_the_documented_keys() -> None:
     assert data["rules"] == "crazy-eights" and data["games"] == 20 and data["games_per_s"] > 0
 
 
+@pytest.mark.parametrize("name", ["switch", "london"])
+def test_bench_playouts_reports_playouts_per_second_from_mid_game_positions(name: str) -> None:
+    """Issue 13 point 2: `arena bench --playouts --rules NAME`."""
+    result = invoke("bench", "--playouts", "--rules", name, "--games", "30", "--seats", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["rules"] == name and data["seats"] == 2 and data["playouts"] == 30
+    assert data["playouts_per_s"] > 0 and data["decisions_per_playout"] > 0
+    shown = runner.invoke(app, ["bench", "--playouts", "--games", "10"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0 and "playouts/s" in shown.output and "switch, 4 seats" in shown.output
+
+
 def test_bench_rejects_a_bad_seat_count() -> None:
     assert_one_line_error(invoke("bench", "--rules", "switch", "--seats", "8"), "seats", "8")
 

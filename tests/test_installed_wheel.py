@@ -40,7 +40,7 @@ def test_a_wheel_in_a_fresh_venv_lists_the_bots_plays_a_duel_and_the_demo(tmp_pa
     arena = str(venv / "bin" / "arena")
     listed = _run([arena, "bots"], work)
     files = re.findall(r"\S+\.py", listed)
-    assert len(files) == 3 and all(Path(f).is_file() and Path(f).is_relative_to(venv) for f in files), listed
+    assert len(files) == 4 and all(Path(f).is_file() and Path(f).is_relative_to(venv) for f in files), listed
     assert "switch-classic" in _run([arena, "rules"], work)
     _run([arena, "new-bot", "mine"], work)
     assert "class Bot" in (work / "bots" / "mine.py").read_text()

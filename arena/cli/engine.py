@@ -10,7 +10,8 @@ import typer
 from rich.console import Console
 
 from arena.services.bench import (
-    bench_inprocess, bench_openspiel, bench_rankings, bench_sandboxed, openspiel_parameters,
+    bench_inprocess, bench_openspiel, bench_playouts, bench_rankings, bench_sandboxed,
+    openspiel_parameters,
 )
 from arena.cli.app import app, console, handles_errors
 from arena.cli.options import home_option, workspace_of
@@ -20,7 +21,7 @@ from arena.engine.position import load_position
 from arena.tournament.replay import load_stored_game, replay_moves
 from arena.sandbox.workspace import builtin_dir
 from arena.cli.render import (
-    render_bench, render_rankings_bench, render_outcome, render_position, render_rules, render_rules_list, render_sandbox_bench,
+    render_bench, render_playout_bench, render_rankings_bench, render_outcome, render_position, render_rules, render_rules_list, render_sandbox_bench,
     render_step, render_stored_game, render_stored_result, seat_names,
 )
 from arena.engine.rules import load_rules, preset_names
@@ -109,10 +110,12 @@ def bench(
     peer: Optional[str] = typer.Option(None, "--peer", help="Also run a peer engine: 'openspiel'."),
     sandbox: bool = typer.Option(False, "--sandbox", help="Every seat a sandboxed random bot process."),
     rankings: bool = typer.Option(False, "--rankings", help="Time `arena rankings` on a temporary store of --games synthetic games."),
+    playouts: bool = typer.Option(False, "--playouts", help="Time --games random playouts (a search's samples) from mid-game positions."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Play random-vs-random games in-process and report games/s and decisions/s (or, with
-    --rankings, how long the rankings of a stored tournament of --games games take)."""
+    --rankings, how long the rankings of a stored tournament of --games games take; with
+    --playouts, the random playouts per second a search gets from mid-game positions)."""
     if rankings:
         timed = bench_rankings(games, seed)
         if as_json:
@@ -127,6 +130,13 @@ def bench(
     rule_set.check_seats(seat_count)
     if peer is not None:
         openspiel_parameters(rule_set, seat_count)  # the same game, or one line saying why not
+    if playouts:
+        timed_playouts = bench_playouts(rule_set, games, seat_count, seed)
+        if as_json:
+            print(json.dumps(timed_playouts.to_json()))
+        else:
+            render_playout_bench(console(), timed_playouts)
+        return
     if sandbox:
         measured = bench_sandboxed(rule_set, games, seat_count, builtin_dir() / "random.py", seed)
         if as_json:

@@ -23,7 +23,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from arena.services.bench import BenchResult, RankingsBenchResult, SandboxBenchResult
+from arena.services.bench import BenchResult, PlayoutBenchResult, RankingsBenchResult, SandboxBenchResult
 from arena.play.faults import storable
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
@@ -653,6 +653,14 @@ def render_bench(console: Console, results: list[BenchResult]) -> None:
 
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
              if c not in (0x09, 0x0A)}
+
+
+def render_playout_bench(console: Console, timed: PlayoutBenchResult) -> None:
+    """The figures of ``arena bench --playouts``."""
+    per = timed.decisions / timed.playouts if timed.playouts else 0.0
+    console.print(f"{timed.rules}, {timed.seats} seats: {timed.playouts:,} random playouts from "
+                  f"{timed.positions} mid-game positions in {timed.seconds:.2f}s CPU: "
+                  f"[bold]{timed.playouts_per_s:,.0f} playouts/s[/] ({per:.1f} decisions each)")
 
 
 def render_rankings_bench(console: Console, timed: RankingsBenchResult) -> None:

@@ -18,6 +18,7 @@ Both come from :mod:`arena.engine.legality`, as do :meth:`Game.next_cards` and
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass
 from types import EllipsisType
@@ -701,7 +702,37 @@ class Game:
             extra["pending_skip"] = self.pending_skip
         return extra
 
+    def copy(self, rng: random.Random | None = None) -> Game:
+        """An independent copy of the game (the search's copy: no ``copy.deepcopy``).
+
+        Every slot is copied generically, so a field added later is copied too: lists one level
+        deep (the hands are lists of lists; events and actions are immutable), dictionaries and
+        sets shallowly, the random generator by its state; everything else (the rule set, the
+        outcome, numbers) is immutable and shared. ``rng`` gives the copy that generator
+        instead (a search's own, which then shuffles the copy's recycles: cheaper than copying
+        the state, and the copy's future is then the search's to draw).
+        """
+        twin = Game.__new__(Game)
+        put = setattr
+        for name, value in zip(_SLOTS, _READ_SLOTS(self)):
+            kind = type(value)
+            if kind is list:
+                value = [v[:] for v in value] if value and type(value[0]) is list else value[:]
+            elif kind is random.Random:
+                if rng is None:
+                    rng = random.Random()
+                    rng.setstate(value.getstate())
+                value = rng
+            elif kind is dict or kind is set:
+                value = value.copy()
+            put(twin, name, value)
+        return twin
+
     def all_cards(self) -> list[int]:
         """Every card in play, wherever it is (for invariant checks)."""
         return [c for h in self.hands for c in h] + self.stock + self.discard
 
+
+# Game.copy walks these: the class's own slots, read once.
+_SLOTS: tuple[str, ...] = Game.__slots__
+_READ_SLOTS = operator.attrgetter(*_SLOTS)  # every slot's value in one call

@@ -39,7 +39,7 @@ from arena.sandbox.options import with_options
 from arena.sandbox.spec import BotSpec, is_command
 from arena.settings import did_you_mean
 
-BUILTIN_BOTS = ("random", "greedy", "heuristic")
+BUILTIN_BOTS = ("random", "greedy", "heuristic", "mcts")
 SHIPPED_TOURNAMENTS = ("demo",)
 HOME_ENV = "ARENA_HOME"
 REGISTRY_FILE = "registry.json"

@@ -1,4 +1,5 @@
-"""Benchmarks: random-vs-random games in-process, the same workload on OpenSpiel's engine, and
+"""Benchmarks: random-vs-random games in-process, random playouts from mid-game positions (the
+search's workload, ``arena bench --playouts``), the same workload on OpenSpiel's engine, and
 the rankings of a large stored tournament.
 
 The random policy picks uniformly among the legal actions, seeded, so two runs play the same
@@ -34,6 +35,7 @@ from typing import Any, Callable
 
 from arena.errors import ArenaError
 from arena.engine.game import Game
+from arena.engine.playout import random_playout
 from arena.engine.outcome import OutcomeReason
 from arena.engine.rules import RuleSet
 from arena.play.faults import Fault, FaultCode
@@ -103,6 +105,69 @@ def bench_inprocess(rules: RuleSet, games: int, seats: int, seed: int = 0,
     for index in range(games):
         decisions += play_random_game(rules, seats, seed + index, rng).decisions
     return BenchResult(rules.name, games, seats, clock() - start, decisions)
+
+
+@dataclass(frozen=True)
+class PlayoutBenchResult:
+    """Random playouts (:func:`arena.engine.playout.random_playout`, each from a
+    :meth:`~arena.engine.game.Game.copy` of a mid-game position) timed on one core."""
+
+    rules: str
+    seats: int
+    playouts: int
+    positions: int
+    seconds: float
+    decisions: int  # the decisions the playouts made, all together
+
+    @property
+    def playouts_per_s(self) -> float:
+        """Playouts (copy and play to the end) per second."""
+        return self.playouts / self.seconds if self.seconds else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``arena bench --playouts --json`` prints."""
+        return {"rules": self.rules, "seats": self.seats, "playouts": self.playouts,
+                "positions": self.positions, "seconds": round(self.seconds, 4),
+                "playouts_per_s": round(self.playouts_per_s, 1),
+                "decisions_per_playout": round(self.decisions / self.playouts, 1) if self.playouts else 0.0}
+
+
+PLAYOUT_POSITIONS = 50  # mid-game positions the playouts start from, in turn
+
+
+def mid_game_positions(rules: RuleSet, seats: int, seed: int, count: int = PLAYOUT_POSITIONS) -> list[Game]:
+    """``count`` positions halfway through random games: each deal is played at random for half
+    the median length of random games of these rules (a deal that ends sooner is dealt again)."""
+    rng = random.Random(seed)
+    lengths = sorted(play_random_game(rules, seats, seed + i, rng).decisions for i in range(21))
+    halfway = max(1, lengths[len(lengths) // 2] // 2)
+    positions: list[Game] = []
+    deal = seed
+    while len(positions) < count:
+        game = Game.new(rules, seats, deal)
+        deal += 1
+        while game.outcome is None and game.decisions < halfway:
+            actions = game.legal_actions()
+            game.apply_legal(actions[int(rng.random() * len(actions))])
+        if game.outcome is None:
+            positions.append(game)
+    return positions
+
+
+def bench_playouts(rules: RuleSet, playouts: int, seats: int, seed: int = 0) -> PlayoutBenchResult:
+    """Time ``playouts`` random playouts, each from a copy of one of the mid-game positions of
+    :func:`mid_game_positions` in turn, in the process's CPU time (one core)."""
+    positions = mid_game_positions(rules, seats, seed)
+    rng = random.Random(seed)
+    decisions = 0
+    start = time.process_time()
+    for index in range(playouts):
+        position = positions[index % len(positions)]
+        game = position.copy(rng)
+        random_playout(game, rng)
+        decisions += game.decisions - position.decisions
+    elapsed = time.process_time() - start
+    return PlayoutBenchResult(rules.name, seats, playouts, len(positions), elapsed, decisions)
 
 
 class PeerUnavailable(ArenaError):

@@ -49,6 +49,9 @@ SELF_PLAY_GAMES = 1            # validation games against copies of itself
 BUILTIN_GAMES = 3              # validation games against the built-in bots
 TAIL_LINES = 8
 CANDIDATE = "candidate"        # the validated bot's name at the tables (built-in names differ)
+# The built-in bots of the validation games: not the search bot (mcts), whose every move takes
+# its time budget, so that validating stays a matter of seconds.
+OPPONENTS = ("random", "greedy", "heuristic")
 COMMAND_PATH = "/usr/bin:/bin"  # where a game process looks for a command's program
 
 
@@ -190,7 +193,7 @@ def _play_checks(report: ValidationReport, spec: BotSpec, rules: RuleSet, limits
                  workspace: Workspace, trusted: bool) -> None:
     """``load``, ``self-play`` and ``vs-builtins``: sandboxed, stopping at the first fault."""
     seats = rules.seats_default
-    specs = {CANDIDATE: spec, **{name: workspace.resolve_bot(name) for name in BUILTIN_BOTS}}
+    specs = {CANDIDATE: spec, **{name: workspace.resolve_bot(name) for name in OPPONENTS}}
     # One CPU for every bot, as each tournament worker pins its own.
     seating = Seating(specs, limits, cpu=min(os.sched_getaffinity(0)), trusted=trusted)
     try:
@@ -227,7 +230,7 @@ def _load(referee: Referee, bot: BotClient, seats: int, seed: int) -> str | None
 
 def _table(seats: int, rotation: int) -> tuple[str, ...]:
     """The candidate in seat ``rotation % seats``, built-in bots in the other seats."""
-    others = [BUILTIN_BOTS[(rotation + i) % len(BUILTIN_BOTS)] for i in range(seats - 1)]
+    others = [OPPONENTS[(rotation + i) % len(OPPONENTS)] for i in range(seats - 1)]
     seat = rotation % seats
     return (*others[:seat], CANDIDATE, *others[seat:])
 

@@ -10,14 +10,19 @@ from bot_helpers import BOT_FILES, REPO
 from arena.play.referee import Referee
 from arena.engine.rules import load_rules, preset_names
 from arena.sandbox import BotSpec, Limits, SandboxedBot
+from arena.sandbox.options import with_options
 
 GAMES = 3
 LIMITS = Limits(move_time=1.0, init_time=10.0)
+# A search bot plays the contract on a small budget of iterations and no time budget: its
+# moves are then a function of the seeds, and a tournament's time budget is not the contract.
+CONTRACT_OPTIONS = {"mcts": {"iterations": 12, "time_ms": 0}}
 
 
 def play_games(path, preset: str, seats: int = 3) -> list[tuple[str, ...]]:
     """The moves of GAMES seeded games, the bot in every seat; fails on any fault."""
-    spec = BotSpec.parse(str(path.relative_to(REPO)), REPO)
+    spec = with_options(BotSpec.parse(str(path.relative_to(REPO)), REPO),
+                        CONTRACT_OPTIONS.get(path.stem, {}))
     bots = [SandboxedBot(spec, LIMITS) for _ in range(seats)]
     referee = Referee(load_rules(preset))
     try:
@@ -40,4 +45,4 @@ def test_bot_plays_clean_seeded_games_and_replays_them(path, preset):
 
 
 def test_every_builtin_bot_is_covered():
-    assert {p.stem for p in BOT_FILES} >= {"random", "greedy", "heuristic"}
+    assert {p.stem for p in BOT_FILES} >= {"random", "greedy", "heuristic", "mcts"}

@@ -1,0 +1,111 @@
+"""A fast random playout: play a game to its end at random and say what each seat got.
+
+A search (``bots/mcts.py``) estimates a move by playing many games forward from it at random,
+so a playout must be cheap. Listing every legal action each turn is not: in sets-and-openers
+rule sets the list holds every set and the shortest and fullest 7-flush per ending card, and
+building it costs most of a random game. The playout's policy therefore *builds* a play instead
+of listing them all: a random legal first card, then, while the rules let another card follow,
+one more at random with chance :data:`EXTEND` (so sets and flushes are laid, longer ones less
+often), a random suit where the play ends on a suit-calling card, and the last-card
+announcement where it is due. The referee's own check accepts the play before it is applied;
+every other turn (a pending penalty or skip, a drawn card, an open turn, drawing by choice,
+chained rule sets, a built play the check refuses) picks uniformly among
+:meth:`Game.legal_actions <arena.engine.game.Game.legal_actions>`. Every action applied is legal.
+
+:func:`results` turns an outcome into one number per seat: 1 for the winner, 0 for the others;
+a drawn game shares the 1 among the seats with the best score (a blocked tie), so the numbers
+always add up to 1.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.engine import legality
+from arena.engine.actions import Play
+from arena.engine.cards import RANK_OF, SUIT_OF
+from arena.engine.game import Game
+from arena.engine.steps import can_follow, clashing, first_card_ok
+from arena.errors import GameOverError
+
+EXTEND = 0.75  # the chance of laying one more card while one may follow
+
+
+def results(game: Game) -> tuple[float, ...]:
+    """Each seat's share of a finished game: 1 to the winner, or split among the seats that
+    share the first place of a drawn game; 0 to the others."""
+    outcome = game.outcome
+    if outcome is None:
+        raise GameOverError("the game is not over: it has no results yet")
+    shares = [0.0] * game.seats
+    first = (outcome.winner,) if outcome.winner is not None else outcome.places[0]
+    for seat in first:
+        shares[seat] = 1.0 / len(first)
+    return tuple(shares)
+
+
+def random_playout(game: Game, rng: random.Random) -> tuple[float, ...]:
+    """Play ``game`` (in place: pass a :meth:`~arena.engine.game.Game.copy`) to its end with the
+    module's random policy, drawing from ``rng``; return :func:`results`."""
+    pick = rng.random
+    while game.outcome is None:
+        play = built_play(game, rng)
+        if play is None:
+            actions = game.legal_actions()
+            game.apply_legal(actions[int(pick() * len(actions))])
+        else:
+            game.apply_legal(play)
+    return results(game)
+
+
+def built_play(game: Game, rng: random.Random) -> Play | None:
+    """A legal play built card by card at random (the module docstring), or None where the
+    turn is left to a uniform pick among the legal actions."""
+    rules = game.rules
+    if rules.chained or game.pending_kind is not None or game.pending_skip or game.drawn_card >= 0:
+        return None
+    hand = game.hands[game.to_move]
+    if not rules.simple:
+        firsts = [card for card in hand if first_card_ok(game, card)]
+    elif game.active_suit < 0:
+        firsts = hand
+    else:  # the table lookup moves.legal_plays makes too: wild, same suit or same rank
+        fits = rules.playable_on[game.active_suit * 13 + RANK_OF[game.top_card]]
+        firsts = [card for card in hand if card in fits]
+    if not firsts:
+        return None  # a draw or a pass: the list is short and cheap to build
+    pick = rng.random
+    # list[Any]: the hand's ints become the play's cards without a cast call (the hot path)
+    cards: list[Any] = [firsts[int(pick() * len(firsts))]]
+    limit = rules.max_cards or len(hand)
+    if limit > 1 and (rules.sets or rules.any_opener):
+        # moves.next_cards's tests, kept up to date card by card: the opened suits, and the
+        # cards that may not join what is laid (S5)
+        power_of = rules.power_of
+        opened = 0
+        barred: frozenset[int] = frozenset()
+        while len(cards) < limit and pick() < EXTEND:
+            last = cards[-1]
+            if power_of[last].opens_suit:
+                opened |= 1 << SUIT_OF[last]
+            if rules.never_together:
+                barred = clashing(rules, cards)
+            follow = [c for c in hand if c not in cards and c not in barred
+                      and can_follow(rules, last, c, opened)]
+            if not follow:
+                break
+            cards.append(follow[int(pick() * len(follow))])
+    last = cards[-1]
+    call = None
+    if rules.power_of[last].calls_suit:
+        rest = [SUIT_OF[c] for c in hand if c not in cards and c < 52]
+        call = rest[int(pick() * len(rest))] if rest else int(pick() * 4)
+    announce = rules.last_card != "off" and len(hand) - len(cards) == 1
+    play = Play(tuple(cards), call, (), announce)
+    # The cards were chosen by the rules' own first-card and follow tests, the call and the
+    # announcement set as due: only a rule set's finishing bans and last-card variants
+    # (post_plays) remain to check, and a play they refuse goes to the uniform pick.
+    if rules.post_plays and legality.play_error(game, play) is not None:
+        return None
+    return play

@@ -1,0 +1,167 @@
+"""The `mcts` bot: information-set Monte Carlo tree search (Cowling, Powley, Whitehouse 2012).
+
+How it decides: one tree over the seat's *information sets* (single observer), grown by
+iterations that each play one guess of the hidden cards. An iteration deals a fresh
+determinization (``arena.engine.determinize``: the unseen cards dealt consistently with the
+observation, inferred voids included), walks down the tree with UCB1 among the actions legal in
+that deal, counting each such action's *availability* (an action seen in few deals is not
+penalised for its few visits), adds one node, plays the rest of the game with the engine's
+fast random playout (``arena.engine.playout``), and credits every node on the way with the
+result of the seat that chose it. The move played is the most visited.
+
+Multi-card plays would split the visits among hundreds of plays that differ in a card or two
+(a 7-flush can pour a suit in many orders). As the paper does for Dou Di Zhu, a decision is
+taken in two steps: first the *group* (the rank of the first card laid, or draw, or pass), then
+the play within the group, each step a level of the tree with its own statistics.
+
+Options: ``iterations`` (most per move), ``time_ms`` (CPU milliseconds per move; 0: no time
+budget, then the search is a function of the game's seed), stopping at whichever comes first,
+and ``exploration`` (UCB1's constant). :meth:`Bot.advise` gives the move it would play and its
+estimated win chance (``arena play``'s hint).
+"""
+
+import math
+import random
+import time
+
+from arena.engine.actions import Play
+from arena.engine.cards import RANK_OF
+from arena.engine.determinize import Determinizer
+from arena.engine.playout import random_playout, results
+
+WALL_SHARE = 2.0  # stop at this many times the CPU budget in wall time too (a loaded machine)
+
+
+class Node:
+    """Statistics of one tree edge: visits, reward of the seat that chose it, availability."""
+
+    __slots__ = ("visits", "reward", "available", "children")
+
+    def __init__(self):
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+        self.children = {}
+
+
+def group_of(action):
+    """The first step of a decision: the rank of the first card laid, or the action's text."""
+    if type(action) is Play:
+        return RANK_OF[action.acting[0]]
+    return str(action)
+
+
+class Bot:
+    """Single-observer ISMCTS with a two-step choice of multi-card plays."""
+
+    OPTIONS = {
+        "iterations": {"type": "int", "default": 5000, "min": 1, "max": 1000000,
+                       "help": "most search iterations per move"},
+        "time_ms": {"type": "int", "default": 300, "min": 0, "max": 60000,
+                    "help": "CPU milliseconds per move (0: no time budget)"},
+        "exploration": {"type": "float", "default": 0.7, "min": 0, "max": 10,
+                        "help": "UCB1 exploration constant"},
+    }
+
+    def __init__(self, iterations: int = 5000, time_ms: int = 300, exploration: float = 0.7) -> None:
+        self.iterations = iterations
+        self.time_ms = time_ms
+        self.exploration = exploration
+        self.rng = random.Random(0)
+
+    def on_game_start(self, info: dict) -> None:
+        """Seed this game's search from the referee's per-seat seed (reproducible games)."""
+        self.rng = random.Random(info["seed"])
+
+    def act(self, obs):
+        """The most visited move of the search (a forced move at once)."""
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        return self.advise(obs)[0]
+
+    def advise(self, obs) -> tuple[str, float]:
+        """The move this bot would play (notation text) and its estimated win chance."""
+        if len(obs.legal) == 1:
+            return obs.legal[0], self._single_estimate(obs)
+        root = self._search(obs)
+        group = max(root.children.values(), key=lambda n: n.visits)
+        text, choice = max(group.children.items(), key=lambda item: item[1].visits)
+        return text, choice.reward / choice.visits if choice.visits else 0.0
+
+    def _single_estimate(self, obs) -> float:
+        """A forced move's win chance: a few playouts, for the hint only."""
+        dealer = Determinizer(obs)
+        wins = 0.0
+        for _ in range(20):
+            wins += random_playout(dealer.deal(self.rng), self.rng)[obs.seat]
+        return wins / 20
+
+    def _search(self, obs) -> Node:
+        dealer = Determinizer(obs)
+        root = Node()
+        rng = self.rng
+        budget = self.time_ms / 1000.0
+        cpu_start, wall_start = time.process_time(), time.perf_counter()
+        for done in range(self.iterations):
+            if budget and done and (
+                    time.process_time() - cpu_start > budget
+                    or time.perf_counter() - wall_start > budget * WALL_SHARE):
+                break
+            self._iterate(root, dealer.deal(rng), rng)
+        return root
+
+    def _iterate(self, root: Node, game, rng) -> None:
+        """One iteration: select with UCB1 and availability, expand one node, play out, back up."""
+        path = []  # (node, seat that chose it)
+        node = root
+        expanded = False
+        while game.outcome is None and not expanded:
+            seat = game.to_move
+            actions = game.legal_actions()
+            groups = {}
+            for action in actions:
+                groups.setdefault(group_of(action), []).append(action)
+            key, node, expanded = self._step(node, list(groups), rng)
+            path.append((node, seat))
+            by_text = {str(a): a for a in groups[key]}
+            if not expanded:
+                text, node, expanded = self._step(node, list(by_text), rng)
+                path.append((node, seat))
+                game.apply_legal(by_text[text])
+            else:
+                text = list(by_text)[int(rng.random() * len(by_text))]
+                child = node.children.get(text)
+                if child is None:
+                    child = node.children[text] = Node()
+                child.available += 1
+                path.append((child, seat))
+                game.apply_legal(by_text[text])
+        result = random_playout(game, rng) if game.outcome is None else results(game)
+        for edge, seat in path:
+            edge.visits += 1
+            edge.reward += result[seat]
+
+    def _step(self, node: Node, keys: list, rng) -> tuple:
+        """Choose among ``keys`` (those available in this deal) below ``node``: an untried one
+        at random (then the tree grows there), else the best by UCB1 with availability; returns
+        the key, its node and whether it was new."""
+        children = node.children
+        untried = [key for key in keys if key not in children]
+        for key in keys:
+            child = children.get(key)
+            if child is not None:
+                child.available += 1
+        if untried:
+            key = untried[int(rng.random() * len(untried))]
+            child = children[key] = Node()
+            child.available = 1
+            return key, child, True
+        c = self.exploration
+        best_key, best_value = None, -1.0
+        for key in keys:
+            child = children[key]
+            value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if value > best_value:
+                best_key, best_value = key, value
+        return best_key, children[best_key], False
+
