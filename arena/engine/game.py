@@ -74,6 +74,21 @@ class Event(NamedTuple):
         return {"seat": self.seat, "action": str(self.action), "drew": self.drew}
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does (CPython's Fisher-Yates,
+    each index drawn by rejection from ``getrandbits``), with the same draws from ``rng``: written
+    out, without a method call per card, because the deal is a tenth of a short game's time.
+    tests/engine/test_engine_fast_paths.py holds it to ``random.Random.shuffle``."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 class Game:
     """One hand of a rule set, with the full hidden state. Build with :meth:`new` or :meth:`setup`."""
 
@@ -204,7 +219,7 @@ class Game:
         refused = rules.starter_refuses
         for _ in range(STARTER_ATTEMPTS):
             cards = list(range(rules.deck_size()))
-            self.rng.shuffle(cards)
+            shuffle(self.rng, cards)
             self.hands = [cards[i * size:(i + 1) * size] for i in range(self.seats)]
             rest = cards[self.seats * size:]
             starter = rest.pop()
@@ -263,16 +278,21 @@ class Game:
         if self.outcome is not None:
             return []
         rules = self.rules
-        # One card a play and nothing pending: the legal plays are a table lookup per card, in
-        # hand order, exactly what legality.legal_plays lists (the hottest path of all).
-        lone = (rules.single_card_fast and self.pending_kind is None and not self.pending_skip
-                and self.drawn_card < 0)
-        if lone:
+        if (rules.single_card_fast and self.pending_kind is None and not self.pending_skip
+                and self.drawn_card < 0):
+            # One card a play and nothing pending: the legal plays are a table lookup per card,
+            # in hand order, exactly what legality.legal_plays lists (the hottest path of all;
+            # a loop, because a comprehension is a function call of its own).
             active = self.active_suit
             table = rules.lone_plays[active * 13 + RANK_OF[self.top_card] if active >= 0 else 52]
+            lone: list[Any] = []  # Any: the plays are returned as actions (a list is invariant)
+            for card in self.hands[self.to_move]:
+                found = table[card]
+                if found:
+                    lone += found
+            return self._open_turn_legal(lone) if rules.open_turn else self._turn_legal(lone)
         # list[Any]: the plays are returned as actions (a list is invariant) without a cast call.
-        plays: list[Any] = ([play for card in self.hands[self.to_move] for play in table[card]]
-                            if lone else legality.legal_plays(self))
+        plays: list[Any] = legality.legal_plays(self)
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
@@ -283,6 +303,11 @@ class Game:
             return [*plays, DRAW] if rules.draw_when == "any" or not plays else plays
         if rules.open_turn:
             return self._open_turn_legal(plays)
+        return self._turn_legal(plays)
+
+    def _turn_legal(self, plays: list[Any]) -> list[ActionType]:
+        """A turn that ends at a draw's end (nothing pending): the plays, and draw or pass."""
+        rules = self.rules
         if plays:
             if rules.draw_when == "any" and self.can_draw():
                 return [*plays, DRAW]  # W2: a seat may draw instead of playing
@@ -300,7 +325,7 @@ class Game:
         can neither play nor draw. The two are never legal together.
         """
         rules = self.rules
-        can_draw = bool(self.stock) or self._can_recycle()
+        can_draw = bool(self.stock) or (self.recycles_left != 0 and len(self.discard) > 1)
         if can_draw and self.draws_this_turn < rules.draws_per_turn and (
                 rules.draw_when == "any" or not plays):
             plays.append(DRAW)  # a fresh list from legality.legal_plays: extend it in place
@@ -416,8 +441,12 @@ class Game:
         seat = self.to_move
         self._legal = None
         if type(action) is Play:  # identity tests: cheaper than isinstance, once per decision
-            if self.rules.illegal_play == "blunder" and self.blunder_reason(action):
+            rules = self.rules
+            cards = action.cards
+            if rules.illegal_play == "blunder" and self.blunder_reason(action):
                 self._blunder(seat, action)
+            elif len(cards) == 1 and rules.plain_alone[cards[0]] and not action.roles:
+                self._play_plain(seat, action, cards[0])
             else:
                 self._play(seat, action)
         elif type(action) is Draw:
@@ -449,9 +478,6 @@ class Game:
         rules = self.rules
         hand = self.hands[seat]
         cards = play.cards
-        if len(cards) == 1 and rules.plain_alone[cards[0]] and not play.roles:
-            self._play_plain(seat, play, cards[0], hand)
-            return
         acting = play.roles or cards
         held = len(hand)  # the last-card rule judges what the play leaves (G1)
         for card in cards:
@@ -485,9 +511,10 @@ class Game:
         skips = apply_table_effects(self, seat, live) if live else 0
         self._end_turn((seat + self.direction * (1 + skips)) % self.seats)
 
-    def _play_plain(self, seat: int, play: Play, card: int, hand: list[int]) -> None:
+    def _play_plain(self, seat: int, play: Play, card: int) -> None:
         """A lone card without a power, where no last-card rule or S10 can make it draw: the
-        general play below with every step it would skip left out (most plays of most games)."""
+        general play above with every step it would skip left out (most plays of most games)."""
+        hand = self.hands[seat]
         hand.remove(card)
         self.discard.append(card)
         self.top_card = card
@@ -601,7 +628,7 @@ class Game:
             return False
         pile = self.discard[:-1]
         del self.discard[:-1]
-        self.rng.shuffle(pile)
+        shuffle(self.rng, pile)
         self.stock = pile
         if self.recycles_left is not None:
             self.recycles_left -= 1
