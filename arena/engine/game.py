@@ -39,6 +39,7 @@ STARTER_ATTEMPTS = 1000
 NO_CAP = 1 << 62  # the play count a game without a play cap never reaches
 # Events are built once per decision: tuple.__new__ skips the Python-level __new__ of a NamedTuple.
 _event = tuple.__new__
+_BIT_LENGTH = tuple(n.bit_length() for n in range(128))  # a deck and its pile fit: no call per card
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +81,10 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
     out, without a method call per card, because the deal is a tenth of a short game's time.
     tests/engine/test_engine_fast_paths.py holds it to ``random.Random.shuffle``."""
     getrandbits = rng.getrandbits
+    bit_length = _BIT_LENGTH if len(cards) < len(_BIT_LENGTH) else [n.bit_length() for n in range(len(cards) + 1)]
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
-        bits = n.bit_length()
+        bits = bit_length[n]
         j = getrandbits(bits)
         while j >= n:
             j = getrandbits(bits)
@@ -270,40 +272,62 @@ class Game:
     def legal_actions(self) -> list[ActionType]:
         """Every legal action, deterministic and bounded (see :mod:`arena.engine.moves`)."""
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
-    def _compute_legal(self) -> list[ActionType]:
-        if self.outcome is not None:
-            return []
+        if legal is not None:
+            return legal
         rules = self.rules
+        plays: list[Any] = []  # Any: the plays are returned as actions (a list is invariant)
+        if self.outcome is not None:
+            self._legal = plays
+            return plays
         if (rules.single_card_fast and self.pending_kind is None and not self.pending_skip
                 and self.drawn_card < 0):
             # One card a play and nothing pending: the legal plays are a table lookup per card,
-            # in hand order, exactly what legality.legal_plays lists (the hottest path of all;
-            # a loop, because a comprehension is a function call of its own).
+            # in hand order, exactly what legality.legal_plays lists (the hottest path of all,
+            # written inline: a comprehension or a helper is a function call of its own).
             active = self.active_suit
             table = rules.lone_plays[active * 13 + RANK_OF[self.top_card] if active >= 0 else 52]
-            lone: list[Any] = []  # Any: the plays are returned as actions (a list is invariant)
             for card in self.hands[self.to_move]:
                 found = table[card]
                 if found:
-                    lone += found
-            return self._open_turn_legal(lone) if rules.open_turn else self._turn_legal(lone)
-        # list[Any]: the plays are returned as actions (a list is invariant) without a cast call.
-        plays: list[Any] = legality.legal_plays(self)
+                    plays += found
+        else:
+            plays += legality.legal_plays(self)
+            if self.pending_skip or self.drawn_card >= 0 or self.pending_kind is not None:
+                legal = self._legal = self._answer_legal(plays)
+                return legal
+        if not rules.open_turn:
+            legal = self._legal = self._turn_legal(plays)
+            return legal
+        # A turn that stays open after a draw, or a pass at will on an empty stock: ``draw``
+        # while the seat has draws left this turn, a card can be drawn and the rule set lets it
+        # draw (by choice, or when stuck); ``pass`` when the seat cannot draw any more after
+        # drawing, when nothing can be drawn at all and ``pass_on_empty`` is on, or when it can
+        # neither play nor draw. The two are never legal together.
+        can_draw = self.stock or (self.recycles_left != 0 and len(self.discard) > 1)
+        if can_draw and self.draws_this_turn < rules.draws_per_turn and (
+                rules.draw_when == "any" or not plays):
+            plays.append(DRAW)
+        elif (not plays or (self.draws_this_turn > 0 and rules.after_draw == "continue")
+                or (rules.pass_on_empty and not can_draw)):
+            plays.append(PASS)
+        self._legal = plays
+        return plays
+
+    def _compute_legal(self) -> list[ActionType]:
+        """:meth:`legal_actions` computed afresh (the checks must not trust an older answer)."""
+        self._legal = None
+        return self.legal_actions()
+
+    def _answer_legal(self, plays: list[Any]) -> list[ActionType]:
+        """A seat that must answer something first: a skip, its drawn card, or a penalty."""
+        rules = self.rules
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
             if rules.after_draw == "may-play":
                 return [*plays, PASS]  # F4, W3, L9: play the drawn card or end the turn
             return plays or [DRAW]  # pragma: no cover - a drawn playable card always plays
-        if self.pending_kind is not None:
-            return [*plays, DRAW] if rules.draw_when == "any" or not plays else plays
-        if rules.open_turn:
-            return self._open_turn_legal(plays)
-        return self._turn_legal(plays)
+        return [*plays, DRAW] if rules.draw_when == "any" or not plays else plays
 
     def _turn_legal(self, plays: list[Any]) -> list[ActionType]:
         """A turn that ends at a draw's end (nothing pending): the plays, and draw or pass."""
@@ -315,26 +339,6 @@ class Game:
         if self.draws_this_turn > 0:
             return [DRAW]  # C4: an unplayable draw with draws left must draw again
         return [DRAW] if self.can_draw() else [PASS]
-
-    def _open_turn_legal(self, plays: list[Any]) -> list[ActionType]:
-        """A turn that stays open after a draw, or a pass at will on an empty stock.
-
-        ``draw`` while the seat has draws left this turn, a card can be drawn and the rule set
-        lets it draw (by choice, or when stuck); ``pass`` when the seat cannot draw any more
-        after drawing, when nothing can be drawn at all and ``pass_on_empty`` is on, or when it
-        can neither play nor draw. The two are never legal together.
-        """
-        rules = self.rules
-        can_draw = bool(self.stock) or (self.recycles_left != 0 and len(self.discard) > 1)
-        if can_draw and self.draws_this_turn < rules.draws_per_turn and (
-                rules.draw_when == "any" or not plays):
-            plays.append(DRAW)  # a fresh list from legality.legal_plays: extend it in place
-            return plays
-        if (not plays or (self.draws_this_turn > 0 and rules.after_draw == "continue")
-                or (rules.pass_on_empty and not can_draw)):
-            plays.append(PASS)
-            return plays
-        return plays
 
     def lone_action_is_public(self) -> bool:
         """Whether a forced draw or pass here tells the table nothing it cannot already see.
