@@ -441,16 +441,39 @@ class Game:
         self.apply_legal(self.check(action))
 
     def apply_legal(self, action: ActionType) -> None:
-        """Apply an action taken from :meth:`legal_actions` (no second check: the hot path)."""
+        """Apply an action taken from :meth:`legal_actions` (no second check: the hot path).
+
+        The commonest decision, a lone card without a power, is applied inline: in a one-card
+        game the Python calls per decision are a good part of the engine's time."""
         seat = self.to_move
         self._legal = None
+        rules = self.rules
         if type(action) is Play:  # identity tests: cheaper than isinstance, once per decision
-            rules = self.rules
             cards = action.cards
             if rules.illegal_play == "blunder" and self.blunder_reason(action):
                 self._blunder(seat, action)
             elif len(cards) == 1 and rules.plain_alone[cards[0]] and not action.roles:
-                self._play_plain(seat, action, cards[0])
+                # No power, and no last-card rule or S10 draw: _play with every step it would
+                # skip left out (most plays of most games).
+                card = cards[0]
+                hand = self.hands[seat]
+                hand.remove(card)
+                self.discard.append(card)
+                self.top_card = card
+                self.passes_in_row = 0
+                self.plays += 1
+                if not self.stock and rules.recycle_at == "empty":
+                    self._recycle()  # the pile under the new top is the stock at once
+                self.pending_skip = False  # a legal play under a pending skip answers it
+                self.history.append(_event(Event, (seat, action, 0, False)))
+                call = action.call
+                self.active_suit = SUIT_OF[card] if call is None else call
+                if hand:
+                    self.to_move = (seat + self.direction) % self.seats
+                    self.draws_this_turn = 0
+                    self.drawn_card = -1
+                else:
+                    self._win(seat)
             else:
                 self._play(seat, action)
         elif type(action) is Draw:
@@ -460,7 +483,7 @@ class Game:
         self.decisions += 1
         # G5, G6, O7: one test of the three counts that end a game while none is reached
         if self.outcome is None and (self.passes_in_row >= self._block_at or self.plays >= self._play_cap
-                                     or self.decisions >= self.rules.decision_cap):
+                                     or self.decisions >= rules.decision_cap):
             self._end_by_count()
 
     def _pass(self, seat: int) -> None:
@@ -514,28 +537,6 @@ class Game:
             return
         skips = apply_table_effects(self, seat, live) if live else 0
         self._end_turn((seat + self.direction * (1 + skips)) % self.seats)
-
-    def _play_plain(self, seat: int, play: Play, card: int) -> None:
-        """A lone card without a power, where no last-card rule or S10 can make it draw: the
-        general play above with every step it would skip left out (most plays of most games)."""
-        hand = self.hands[seat]
-        hand.remove(card)
-        self.discard.append(card)
-        self.top_card = card
-        self.passes_in_row = 0
-        self.plays += 1
-        if not self.stock and self.rules.recycle_at == "empty":
-            self._recycle()  # the pile under the new top is the stock at once
-        self.pending_skip = False  # a legal play under a pending skip answers it
-        self.history.append(_event(Event, (seat, play, 0, False)))
-        call = play.call
-        self.active_suit = SUIT_OF[card] if call is None else call
-        if not hand:
-            self._win(seat)
-            return
-        self.to_move = (seat + self.direction) % self.seats
-        self.draws_this_turn = 0
-        self.drawn_card = -1
 
     def _last_card(self, seat: int, play: Play, held: int) -> int:
         """G3a draws of the last-card rule: W5's penalty for a missing call, L10's empty hand
