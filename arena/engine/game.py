@@ -39,7 +39,7 @@ STARTER_ATTEMPTS = 1000
 NO_CAP = 1 << 62  # the play count a game without a play cap never reaches
 # Events are built once per decision: tuple.__new__ skips the Python-level __new__ of a NamedTuple.
 _event = tuple.__new__
-_BIT_LENGTH = tuple(n.bit_length() for n in range(128))  # a deck and its pile fit: no call per card
+_BIT_LENGTH = tuple(n.bit_length() for n in range(128))  # for the shuffle: a deck of 54 fits
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,9 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
     out, without a method call per card, because the deal is a tenth of a short game's time.
     tests/engine/test_engine_fast_paths.py holds it to ``random.Random.shuffle``."""
     getrandbits = rng.getrandbits
-    bit_length = _BIT_LENGTH if len(cards) < len(_BIT_LENGTH) else [n.bit_length() for n in range(len(cards) + 1)]
+    bit_length = _BIT_LENGTH
+    if len(cards) >= len(bit_length):  # more cards than any deck holds today
+        bit_length = tuple(n.bit_length() for n in range(len(cards) + 1))
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
         bits = bit_length[n]
@@ -493,8 +495,7 @@ class Game:
         if self.pending_skip:
             self.pending_skip = False
         elif self.rules.open_turn:
-            can_draw = self.stock or (self.recycles_left != 0 and len(self.discard) > 1)
-            self.passes_in_row = 0 if can_draw else self.passes_in_row + 1
+            self.passes_in_row = 0 if self.can_draw() else self.passes_in_row + 1
         elif self.drawn_card < 0:
             self.passes_in_row += 1
         self.to_move = (seat + self.direction) % self.seats
