@@ -40,6 +40,7 @@ STARTER_ATTEMPTS = 1000
 NO_CAP = 1 << 62  # the play count a game without a play cap never reaches
 # Events are built once per decision: tuple.__new__ skips the Python-level __new__ of a NamedTuple.
 _event = tuple.__new__
+_BIT_LENGTH = tuple(n.bit_length() for n in range(128))  # for the shuffle: a deck of 54 fits
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,24 @@ class Event(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """The wire form: ``{"seat": 1, "action": "draw", "drew": 2}``."""
         return {"seat": self.seat, "action": str(self.action), "drew": self.drew}
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does (CPython's Fisher-Yates,
+    each index drawn by rejection from ``getrandbits``), with the same draws from ``rng``: written
+    out, without a method call per card, because the deal is a tenth of a short game's time.
+    tests/engine/test_engine_fast_paths.py holds it to ``random.Random.shuffle``."""
+    getrandbits = rng.getrandbits
+    bit_length = _BIT_LENGTH
+    if len(cards) >= len(bit_length):  # more cards than any deck holds today
+        bit_length = tuple(n.bit_length() for n in range(len(cards) + 1))
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        bits = bit_length[n]
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class Game:
@@ -205,7 +224,7 @@ class Game:
         refused = rules.starter_refuses
         for _ in range(STARTER_ATTEMPTS):
             cards = list(range(rules.deck_size()))
-            self.rng.shuffle(cards)
+            shuffle(self.rng, cards)
             self.hands = [cards[i * size:(i + 1) * size] for i in range(self.seats)]
             rest = cards[self.seats * size:]
             starter = rest.pop()
@@ -256,34 +275,66 @@ class Game:
     def legal_actions(self) -> list[ActionType]:
         """Every legal action, deterministic and bounded (see :mod:`arena.engine.moves`)."""
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
-    def _compute_legal(self) -> list[ActionType]:
-        if self.outcome is not None:
-            return []
+        if legal is not None:
+            return legal
         rules = self.rules
-        # One card a play and nothing pending: the legal plays are a table lookup per card, in
-        # hand order, exactly what legality.legal_plays lists (the hottest path of all).
-        lone = (rules.single_card_fast and self.pending_kind is None and not self.pending_skip
-                and self.drawn_card < 0)
-        if lone:
+        plays: list[Any] = []  # Any: the plays are returned as actions (a list is invariant)
+        if self.outcome is not None:
+            self._legal = plays
+            return plays
+        if (rules.single_card_fast and self.pending_kind is None and not self.pending_skip
+                and self.drawn_card < 0):
+            # One card a play and nothing pending: the legal plays are a table lookup per card,
+            # in hand order, exactly what legality.legal_plays lists (the hottest path of all,
+            # written inline: a comprehension or a helper is a function call of its own).
             active = self.active_suit
             table = rules.lone_plays[active * 13 + RANK_OF[self.top_card] if active >= 0 else 52]
-        # list[Any]: the plays are returned as actions (a list is invariant) without a cast call.
-        plays: list[Any] = ([play for card in self.hands[self.to_move] for play in table[card]]
-                            if lone else legality.legal_plays(self))
+            for card in self.hands[self.to_move]:
+                found = table[card]
+                if found:
+                    plays += found
+        else:
+            plays += legality.legal_plays(self)
+            if self.pending_skip or self.drawn_card >= 0 or self.pending_kind is not None:
+                legal = self._legal = self._answer_legal(plays)
+                return legal
+        if not rules.open_turn:
+            legal = self._legal = self._turn_legal(plays)
+            return legal
+        # A turn that stays open after a draw, or a pass at will on an empty stock: ``draw``
+        # while the seat has draws left this turn, a card can be drawn and the rule set lets it
+        # draw (by choice, or when stuck); ``pass`` when the seat cannot draw any more after
+        # drawing, when nothing can be drawn at all and ``pass_on_empty`` is on, or when it can
+        # neither play nor draw. The two are never legal together.
+        can_draw = self.stock or (self.recycles_left != 0 and len(self.discard) > 1)
+        if can_draw and self.draws_this_turn < rules.draws_per_turn and (
+                rules.draw_when == "any" or not plays):
+            plays.append(DRAW)
+        elif (not plays or (self.draws_this_turn > 0 and rules.after_draw == "continue")
+                or (rules.pass_on_empty and not can_draw)):
+            plays.append(PASS)
+        self._legal = plays
+        return plays
+
+    def _compute_legal(self) -> list[ActionType]:
+        """:meth:`legal_actions` computed afresh (the checks must not trust an older answer)."""
+        self._legal = None
+        return self.legal_actions()
+
+    def _answer_legal(self, plays: list[Any]) -> list[ActionType]:
+        """A seat that must answer something first: a skip, its drawn card, or a penalty."""
+        rules = self.rules
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
             if rules.after_draw == "may-play":
                 return [*plays, PASS]  # F4, W3, L9: play the drawn card or end the turn
             return plays or [DRAW]  # pragma: no cover - a drawn playable card always plays
-        if self.pending_kind is not None:
-            return [*plays, DRAW] if rules.draw_when == "any" or not plays else plays
-        if rules.open_turn:
-            return self._open_turn_legal(plays)
+        return [*plays, DRAW] if rules.draw_when == "any" or not plays else plays
+
+    def _turn_legal(self, plays: list[Any]) -> list[ActionType]:
+        """A turn that ends at a draw's end (nothing pending): the plays, and draw or pass."""
+        rules = self.rules
         if plays:
             if rules.draw_when == "any" and self.can_draw():
                 return [*plays, DRAW]  # W2: a seat may draw instead of playing
@@ -291,26 +342,6 @@ class Game:
         if self.draws_this_turn > 0:
             return [DRAW]  # C4: an unplayable draw with draws left must draw again
         return [DRAW] if self.can_draw() else [PASS]
-
-    def _open_turn_legal(self, plays: list[Any]) -> list[ActionType]:
-        """A turn that stays open after a draw, or a pass at will on an empty stock.
-
-        ``draw`` while the seat has draws left this turn, a card can be drawn and the rule set
-        lets it draw (by choice, or when stuck); ``pass`` when the seat cannot draw any more
-        after drawing, when nothing can be drawn at all and ``pass_on_empty`` is on, or when it
-        can neither play nor draw. The two are never legal together.
-        """
-        rules = self.rules
-        can_draw = bool(self.stock) or self._can_recycle()
-        if can_draw and self.draws_this_turn < rules.draws_per_turn and (
-                rules.draw_when == "any" or not plays):
-            plays.append(DRAW)  # a fresh list from legality.legal_plays: extend it in place
-            return plays
-        if (not plays or (self.draws_this_turn > 0 and rules.after_draw == "continue")
-                or (rules.pass_on_empty and not can_draw)):
-            plays.append(PASS)
-            return plays
-        return plays
 
     def lone_action_is_public(self) -> bool:
         """Whether a forced draw or pass here tells the table nothing it cannot already see.
@@ -413,12 +444,39 @@ class Game:
         self.apply_legal(self.check(action))
 
     def apply_legal(self, action: ActionType) -> None:
-        """Apply an action taken from :meth:`legal_actions` (no second check: the hot path)."""
+        """Apply an action taken from :meth:`legal_actions` (no second check: the hot path).
+
+        The commonest decision, a lone card without a power, is applied inline: in a one-card
+        game the Python calls per decision are a good part of the engine's time."""
         seat = self.to_move
         self._legal = None
+        rules = self.rules
         if type(action) is Play:  # identity tests: cheaper than isinstance, once per decision
-            if self.rules.illegal_play == "blunder" and self.blunder_reason(action):
+            cards = action.cards
+            if rules.illegal_play == "blunder" and self.blunder_reason(action):
                 self._blunder(seat, action)
+            elif len(cards) == 1 and rules.plain_alone[cards[0]] and not action.roles:
+                # No power, and no last-card rule or S10 draw: _play with every step it would
+                # skip left out (most plays of most games).
+                card = cards[0]
+                hand = self.hands[seat]
+                hand.remove(card)
+                self.discard.append(card)
+                self.top_card = card
+                self.passes_in_row = 0
+                self.plays += 1
+                if not self.stock and rules.recycle_at == "empty":
+                    self._recycle()  # the pile under the new top is the stock at once
+                self.pending_skip = False  # a legal play under a pending skip answers it
+                self.history.append(_event(Event, (seat, action, 0, False)))
+                call = action.call
+                self.active_suit = SUIT_OF[card] if call is None else call
+                if hand:
+                    self.to_move = (seat + self.direction) % self.seats
+                    self.draws_this_turn = 0
+                    self.drawn_card = -1
+                else:
+                    self._win(seat)
             else:
                 self._play(seat, action)
         elif type(action) is Draw:
@@ -428,7 +486,7 @@ class Game:
         self.decisions += 1
         # G5, G6, O7: one test of the three counts that end a game while none is reached
         if self.outcome is None and (self.passes_in_row >= self._block_at or self.plays >= self._play_cap
-                                     or self.decisions >= self.rules.decision_cap):
+                                     or self.decisions >= rules.decision_cap):
             self._end_by_count()
 
     def _pass(self, seat: int) -> None:
@@ -438,8 +496,7 @@ class Game:
         if self.pending_skip:
             self.pending_skip = False
         elif self.rules.open_turn:
-            can_draw = self.stock or (self.recycles_left != 0 and len(self.discard) > 1)
-            self.passes_in_row = 0 if can_draw else self.passes_in_row + 1
+            self.passes_in_row = 0 if self.can_draw() else self.passes_in_row + 1
         elif self.drawn_card < 0:
             self.passes_in_row += 1
         self.to_move = (seat + self.direction) % self.seats
@@ -450,9 +507,6 @@ class Game:
         rules = self.rules
         hand = self.hands[seat]
         cards = play.cards
-        if len(cards) == 1 and rules.plain_alone[cards[0]] and not play.roles:
-            self._play_plain(seat, play, cards[0], hand)
-            return
         acting = play.roles or cards
         held = len(hand)  # the last-card rule judges what the play leaves (G1)
         for card in cards:
@@ -485,27 +539,6 @@ class Game:
             return
         skips = apply_table_effects(self, seat, live) if live else 0
         self._end_turn((seat + self.direction * (1 + skips)) % self.seats)
-
-    def _play_plain(self, seat: int, play: Play, card: int, hand: list[int]) -> None:
-        """A lone card without a power, where no last-card rule or S10 can make it draw: the
-        general play below with every step it would skip left out (most plays of most games)."""
-        hand.remove(card)
-        self.discard.append(card)
-        self.top_card = card
-        self.passes_in_row = 0
-        self.plays += 1
-        if not self.stock and self.rules.recycle_at == "empty":
-            self._recycle()  # the pile under the new top is the stock at once
-        self.pending_skip = False  # a legal play under a pending skip answers it
-        self.history.append(_event(Event, (seat, play, 0, False)))
-        call = play.call
-        self.active_suit = SUIT_OF[card] if call is None else call
-        if not hand:
-            self._win(seat)
-            return
-        self.to_move = (seat + self.direction) % self.seats
-        self.draws_this_turn = 0
-        self.drawn_card = -1
 
     def _last_card(self, seat: int, play: Play, held: int) -> int:
         """G3a draws of the last-card rule: W5's penalty for a missing call, L10's empty hand
@@ -602,7 +635,7 @@ class Game:
             return False
         pile = self.discard[:-1]
         del self.discard[:-1]
-        self.rng.shuffle(pile)
+        shuffle(self.rng, pile)
         self.stock = pile
         if self.recycles_left is not None:
             self.recycles_left -= 1

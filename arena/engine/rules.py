@@ -118,7 +118,7 @@ class RuleSet:
     # suit openers or last-pass checks: legal plays come straight from the per-card cache.
     single_card_fast: bool = field(repr=False, compare=False, default=False)
     # True when a turn stays open after a draw (after_draw 'continue') or a seat may pass at
-    # will on an empty stock: the legal actions and passes come from Game._open_turn_legal.
+    # will on an empty stock: the legal actions and passes come from Game.legal_actions.
     open_turn: bool = field(repr=False, compare=False, default=False)
     extra_block_passes: int = field(repr=False, compare=False, default=0)  # 'seats+1': 1
     # playable_on[suit * 13 + rank]: the cards that may start a play on that active suit and top
