@@ -200,7 +200,9 @@ run_tournament(sys.argv[1], sys.argv[2], workers=2)
 
 def test_kill_9_of_the_parent_takes_workers_and_bots_with_it(tmp_path: Path) -> None:
     config = tmp_path / "long.yaml"
-    config.write_text(f"name: long\nseats: 2\nrounds: 400\nseed: 3\nbots: [random, {FIRST_LEGAL}]\n")
+    # 120 games: the kill comes a few games in, far from the end; playing more would only make
+    # the resume after it longer.
+    config.write_text(f"name: long\nseats: 2\nrounds: 60\nseed: 3\nbots: [random, {FIRST_LEGAL}]\n")
     parent = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(config), str(tmp_path)])
     log = tmp_path / "results" / "long.log"
     workers = _wait_for_workers(log, 2)
@@ -215,12 +217,13 @@ def test_kill_9_of_the_parent_takes_workers_and_bots_with_it(tmp_path: Path) -> 
     assert all(bot_processes(marker=r) == [] for r in runtimes)  # no game process either
     with open_results(tmp_path, "long") as store:
         stored = store.game_count()
+    assert stored < 120  # killed mid-run
     report = run_tournament(config, tmp_path, workers=2)
-    assert report.complete and report.played == 800 - stored
+    assert report.complete and report.played == 120 - stored
     # The killed workers could not remove their runtime folders; the next run swept them.
     assert [r for r in runtimes if os.path.exists(r)] == []
     with open_results(tmp_path, "long") as store:
-        assert [g.game_id for g in store.games()] == list(range(800))
+        assert [g.game_id for g in store.games()] == list(range(120))
 
 
 def _wait_for_workers(log: Path, count: int) -> list[int]:
