@@ -136,8 +136,9 @@ def _play_everything(w: World, trusted: bool) -> Runs:
     play_tournament(runs, files["collusion"], home, "collusion", workers=1)
     if not trusted:
         play_tournament(runs, files["dump"], home, "dump", workers=1)
-    for name in ATTACKERS:
-        play_duel(runs, [w.bots[name]], home, games=2)
+    # The attackers at one table in a duel: each attacks from its own process, whoever sits
+    # beside it (a faulty seat is played by the fallback, so every one of them plays on).
+    play_duel(runs, [w.bots[n] for n in ATTACKERS], home, games=2, seats=len(ATTACKERS))
     play_duel(runs, [w.bots[n] for n in COLLUDERS], home, games=4)
     play_duel(runs, [w.bots["attack_mode_dump"]], home, games=1, seats=4)
     for name in ATTACKERS + COLLUDERS + ("attack_mode_dump",):
