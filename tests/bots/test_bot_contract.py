@@ -20,7 +20,7 @@ CONTRACT_OPTIONS = {"mcts": {"iterations": 3, "time_ms": 0}}
 # On so small a budget three searchers can play two-four-jacks to its decision cap (5,000
 # decisions, six minutes of searching): the search bot plays its contract under a lower cap,
 # which ends such a game drawn after the same clean, replayable moves.
-CONTRACT_CAPS = {"mcts": 300}
+CONTRACT_CAPS = {"mcts": 120}
 
 
 def contract_rules(path, preset: str, folder):
