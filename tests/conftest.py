@@ -6,3 +6,21 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pytest
+
+# The suite runs on two test processes (pytest-xdist, ``-n 2 --dist loadgroup`` in
+# pyproject.toml). These tests share one of them, one after another: they look at every process
+# on the machine (leftover bot processes), or measure the page cache and the CPU as an attacker
+# would, so another test's processes beside them could blur what they see.
+SERIAL = ("tests/sandbox/", "tests/attacks/", "tests/test_as_ordinary_user.py",
+          "tests/tournament/test_runner_faults.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put the tests of :data:`SERIAL` in one xdist group."""
+    root = Path(__file__).resolve().parent.parent
+    for item in items:
+        where = Path(str(item.fspath)).resolve().relative_to(root).as_posix()
+        if where.startswith(SERIAL):
+            item.add_marker(pytest.mark.xdist_group("serial"))

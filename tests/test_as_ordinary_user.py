@@ -62,7 +62,9 @@ def test_isolation_tests_pass_as_an_ordinary_user(folder: Path) -> None:
            "PYTHONPATH": os.pathsep.join([str(tree), *paths]), "PYTHONDONTWRITEBYTECODE": "1"}
     (folder / "home").mkdir()
     tests = [t for t in ISOLATION_TESTS if (tree / t.partition("::")[0]).exists()]
-    command = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *tests]
+    # one process, not the suite's two (-o addopts=): these tests are one serial group anyway,
+    # and the user's Python holds only the distributions above
+    command = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-x", *tests]
     user = _ordinary_user()
     if user is not None:
         _hand_over(folder, user)
