@@ -13,6 +13,38 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from arena.errors import ArenaError
+
+#: The largest bot source the parent reads. A bot is a program, not its data: a bigger file is
+#: refused before it is read, so a submitted file cannot make the parent parse gigabytes.
+MAX_SOURCE_BYTES = 4 * 1024 * 1024
+
+
+class SourceError(ArenaError):
+    """A bot's source cannot be read as Python: the message says why, on one line."""
+
+
+def parse_source(path: Path) -> ast.Module:
+    """The syntax tree of the bot file ``path`` (never run), or :class:`SourceError` saying why
+    not: too large, unreadable, a syntax error (with its line and text), nested too deeply."""
+    try:
+        with path.open("rb") as handle:
+            source = handle.read(MAX_SOURCE_BYTES + 1)
+    except OSError as error:
+        raise SourceError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(source) > MAX_SOURCE_BYTES:
+        raise SourceError(f"the source is larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MiB")
+    try:
+        return ast.parse(source, str(path))
+    except SyntaxError as error:
+        text = (error.text or "").strip()
+        raise SourceError(f"syntax error at line {error.lineno}: {error.msg}"
+                          + (f": {text}" if text else "")) from None
+    except ValueError as error:
+        raise SourceError(f"cannot read the source: {error}") from None
+    except (RecursionError, MemoryError):
+        raise SourceError("the source nests too deeply to be read") from None
+
 
 def contract_problem(path: Path, class_name: str = "Bot") -> str | None:
     """What breaks the contract in the bot file ``path``, on one line, or ``None``.
@@ -21,16 +53,9 @@ def contract_problem(path: Path, class_name: str = "Bot") -> str | None:
     def act(self obs):``.
     """
     try:
-        tree = ast.parse(path.read_bytes(), str(path))
-    except SyntaxError as error:
-        source = (error.text or "").strip()
-        return f"syntax error at line {error.lineno}: {error.msg}" + (f": {source}" if source else "")
-    except ValueError as error:
-        return f"cannot read the source: {error}"
-    except (RecursionError, MemoryError):
-        return "the source nests too deeply to be read"
-    except OSError as error:
-        return f"cannot read {path}: {error.strerror or error}"
+        tree = parse_source(path)
+    except SourceError as error:
+        return str(error)
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     node = classes.get(class_name)
     if node is None:

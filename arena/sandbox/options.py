@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
+from arena.sandbox.contract import SourceError, parse_source
 from arena.sandbox.runtime import is_system_program
 from arena.sandbox.spec import BotSpec
 from arena.settings import did_you_mean, show
@@ -118,6 +119,11 @@ class OptionSpec:
         return text
 
 
+#: The most options a bot may declare: a declaration is read by the parent and listed by
+#: ``arena bots``, so a hostile file cannot make it carry an unbounded table.
+MAX_OPTIONS = 64
+
+
 def declared_options(spec: BotSpec) -> tuple[OptionSpec, ...]:
     """The options the bot of ``spec`` declares (none when it declares nothing), read without
     running it; :class:`ConfigError` naming the file when the declaration is not usable."""
@@ -198,8 +204,8 @@ def _python_declaration(path: Path, class_name: str) -> Any:
     """The literal assigned to ``OPTIONS`` in the bot's class body, else at the file's top
     level; ``None`` when neither assigns it (a broken file is the contract check's to report)."""
     try:
-        tree = ast.parse(path.read_bytes(), str(path))
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OSError):
+        tree = parse_source(path)
+    except SourceError:
         return None
     bodies = [node.body for node in tree.body
               if isinstance(node, ast.ClassDef) and node.name == class_name]
@@ -238,6 +244,9 @@ def _parse_declaration(raw: Any, source: Path) -> tuple[OptionSpec, ...]:
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{source}: {DECLARATION}: expected a mapping of option names, "
                           f"got {show(raw)}")
+    if len(raw) > MAX_OPTIONS:
+        raise ConfigError(f"{source}: {DECLARATION}: {len(raw)} options declared, at most "
+                          f"{MAX_OPTIONS} are read")
     return tuple(_parse_option(name, fields, source) for name, fields in raw.items())
 
 

@@ -259,3 +259,13 @@ def test_submit_validates_with_the_options_and_bots_lists_them(tmp_path: Path) -
     assert refused.exit_code != 0
     assert "option 'epsilon'" in refused.output and "epsilon.py" in refused.output
     assert Workspace(tmp_path).registry.get("e2") is None
+
+
+def test_a_declaration_of_more_options_than_are_read_is_refused(tmp_path: Path) -> None:
+    many = ", ".join(f"'o{i}': {{'type': 'int', 'default': {i}}}" for i in range(65))
+    path = write(tmp_path, "many.py", f"OPTIONS = {{{many}}}\nclass Bot:\n    def act(self, obs): pass\n")
+    with pytest.raises(ConfigError, match="65 options declared, at most 64"):
+        declared_options(BotSpec(name="many", path=path))
+    fewer = ", ".join(f"'o{i}': {{'type': 'int', 'default': {i}}}" for i in range(64))
+    path = write(tmp_path, "fewer.py", f"OPTIONS = {{{fewer}}}\nclass Bot:\n    def act(self, obs): pass\n")
+    assert len(declared_options(BotSpec(name="fewer", path=path))) == 64

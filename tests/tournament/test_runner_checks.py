@@ -51,3 +51,20 @@ def test_the_check_leaves_the_games_as_they_are(tmp_path: Path) -> None:
         assert [f for g in records for f in g.faults] == []  # nothing of an earlier game seen
         games.append([{**g.to_dict(), "duration_s": None} for g in records])
     assert games[0] == games[1]
+
+
+def test_a_bot_file_too_large_to_be_a_program_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    # An attacker's "bot" of 5 MiB of comments would make the parent parse it for its contract
+    # and its options: it is refused by size, on one line, before the store exists.
+    (tmp_path / "bots").mkdir()
+    huge = tmp_path / "bots" / "huge.py"
+    huge.write_text("# padding\n" * (520 * 1024) + "class Bot:\n    def act(self, obs):\n"
+                    "        return obs.legal[0]\n")
+    assert huge.stat().st_size > 5 * 1024 * 1024
+    (tmp_path / "cup.yaml").write_text("name: cup\nseats: 2\nseed: 1\nbots: [random, bots/huge.py]\n")
+    result = arena(tmp_path, "run", str(tmp_path / "cup.yaml"))
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert "'huge'" in line and "larger than 4 MiB" in line
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "results" / "cup.sqlite").exists()
