@@ -43,6 +43,7 @@ from arena.tournament.records import GameRecord
 from arena.tournament.replay import Effect, EffectKind, Step
 from arena.tournament.watch import Frame
 from arena.tournament.runner import Progress, RunReport
+from arena.tournament.seats import SeatBias
 from arena.tournament.sprt import Estimate
 from arena.tournament.stats import BotStats
 
@@ -920,12 +921,36 @@ def render_rankings(console: Console, rankings: Rankings) -> None:
                         {s.bot: name_width - len(m) for s, m in zip(standings, marks)})
     bots = _Column("bot", "bot", [shown[s.bot] + m for s, m in zip(standings, marks)], "left")
     _print_table(console, [kept[0], bots, *kept[1:]], [_row_style(s) for s in standings])
+    if rankings.seat_bias is not None:
+        for line in seat_bias_lines(rankings.seat_bias, console.width):
+            console.print(Text(line), soft_wrap=True)
     console.print(Text(RANKINGS_LEGEND, style="dim"))
     left_out = [c.header for c in columns if c not in kept]
     if left_out:
         console.print(Text(f"left out at this width: {', '.join(left_out)} (--json has them)",
                            style="dim"))
     render_names(console, shown)
+
+
+SEAT_BIAS_HEAD = "win % by seat [95%]: "
+
+
+def seat_bias_lines(bias: SeatBias, width: int) -> list[str]:
+    """Each seat's win rate with its interval, then the fair share and the draws, laid in lines
+    of ``width`` cells: ``win % by seat [95%]: 0: 31.2 [27.0-35.7]  1: 24.8 [...]  ...  fair
+    share 25.0  3 draws``."""
+    items = [f"{rate.seat}: {_percent_cell(rate.win_rate, rate.win_rate_ci)}" for rate in bias.seats]
+    items.append(f"fair share {bias.fair_share * 100:.1f}")
+    if bias.draws:
+        items.append(f"{bias.draws:,} draw{'' if bias.draws == 1 else 's'}")
+    return _flow(items, width, SEAT_BIAS_HEAD)   # no markup: a bracket before a digit is no tag
+
+
+def _percent_cell(rate: float | None, interval: tuple[float, float] | None) -> str:
+    """A share in percent with its interval: ``44.4 [20.0-70.0]``, ``-`` when unknown."""
+    if rate is None or interval is None:
+        return "-"
+    return f"{rate * 100:.1f} [{interval[0] * 100:.1f}-{interval[1] * 100:.1f}]"
 
 
 def render_head_to_head(console: Console, rankings: Rankings) -> None:
@@ -1064,10 +1089,7 @@ def _row_style(standing: Standing) -> str:
 
 def _rate_cell(stats: BotStats) -> str:
     """The win rate in percent with its 95% interval: ``44.4 [20.0-70.0]``."""
-    if stats.win_rate is None or stats.win_rate_ci is None:
-        return "-"
-    low, high = stats.win_rate_ci
-    return f"{stats.win_rate * 100:.1f} [{low * 100:.1f}-{high * 100:.1f}]"
+    return _percent_cell(stats.win_rate, stats.win_rate_ci)
 
 
 def _place_cell(stats: BotStats) -> str:
