@@ -216,8 +216,9 @@ def calibrate(spec: BotSpec, rules: RuleSet, copies: int = DEFAULT_COPIES,
     ``seed`` (default: a fresh secret one) gives every run's seed; ``workers`` the worker
     processes (default: the CPU count); ``trusted`` runs the bots without isolation. The first
     run checks the bot before its first game (:class:`~arena.tournament.runner.BotRefusedError`);
-    bad numbers raise :class:`ConfigError`. ``folder`` keeps the runs' stores there. Ctrl-C
-    stops the games and raises ``KeyboardInterrupt``.
+    bad numbers raise :class:`ConfigError`. ``folder`` keeps the runs' stores there
+    (``calibrate-1.sqlite`` ...; the runs of an earlier calibration of the same setup there are
+    resumed). Ctrl-C stops the games and raises ``KeyboardInterrupt``.
     """
     _check_numbers(copies, games, runs, margin)
     chosen = fresh_seed() if seed is None else seed
@@ -246,7 +247,7 @@ def calibrate(spec: BotSpec, rules: RuleSet, copies: int = DEFAULT_COPIES,
 def calibration_plan(spec: BotSpec, rules: RuleSet, copies: int, games: int,
                      seats: int | None = None, *, seed: int, workers: int | None = None,
                      name: str = f"{NAME}-1") -> Plan:
-    """The tournament of one run: ``copies`` copies of ``spec`` (``NAME#1`` ...) in a round-robin
+    """The tournament of one run: ``copies`` copies of ``spec`` (``<name>#1`` ...) in a round-robin
     at ``seats`` (default: the rule set's), every rotation of each deal, enough rounds for
     ``games`` games (the run plays its first ``games``), dealt from ``seed``."""
     seat_count = seats or rules.seats_default
