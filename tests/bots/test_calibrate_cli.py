@@ -103,3 +103,11 @@ def test_the_rankings_of_a_rigged_tournament_show_seat_zero_winning_every_game(t
     assert [(s["seat"], s["wins"], s["win_rate"]) for s in bias["seats"]] == [(0, 6, 1.0), (1, 0, 0.0)]
     low, high = bias["seats"][0]["win_rate_ci"]
     assert 0.43 < low < 0.44 and high == 1.0   # 3 deals: Wilson's 3 / (3 + 1.96²)
+
+
+def test_a_broken_bot_is_refused_before_the_first_game(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("class Bot:\n    def act(self obs):\n        return None\n")
+    line = error_line(arena("calibrate", str(broken), "--runs", "2", "--seed", "1",
+                            "--home", str(tmp_path)))
+    assert "refused before the first game, nothing was played" in line and "syntax error" in line
