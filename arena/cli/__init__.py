@@ -8,6 +8,7 @@ line that cannot be parsed exits with status 64 (:mod:`arena.cli.app` lists ever
 from arena.cli.app import app
 from arena.cli import engine  # noqa: F401  (registers rules, replay, bench)
 from arena.cli import bots  # noqa: F401  (registers duel, new-bot, submit, bots)
+from arena.cli import calibrate  # noqa: F401  (registers calibrate)
 from arena.cli import tournament  # noqa: F401  (registers run, rankings, games, export)
 from arena.cli import watch  # noqa: F401  (registers watch)
 from arena.cli import play  # noqa: F401  (registers play)

@@ -34,6 +34,7 @@ from arena.engine.rules import RuleSet
 from arena.errors import ArenaError
 from arena.sandbox.options import declared_options
 from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
+from arena.services.calibrate import Calibration, CalibrationProgress, Share
 from arena.services.duel import DuelProgress, DuelResult
 from arena.services.duelstats import SprtOutcome
 from arena.services.play import BotFaulted, HandOver, Hint, News, Played
@@ -43,6 +44,7 @@ from arena.tournament.records import GameRecord
 from arena.tournament.replay import Effect, EffectKind, Step
 from arena.tournament.watch import Frame
 from arena.tournament.runner import Progress, RunReport
+from arena.tournament.seats import SeatBias
 from arena.tournament.sprt import Estimate
 from arena.tournament.stats import BotStats
 
@@ -886,6 +888,71 @@ def duel_progress_view(progress: DuelProgress | None, bar_width: int = 10) -> Re
     return line
 
 
+# -- calibration ----------------------------------------------------------------------------
+
+def render_calibration(console: Console, result: Calibration) -> None:
+    """What was played; the false separation of both views (runs separated at some check, pairs
+    apart at the end); the deals that played alike in every seating; the seat bias."""
+    copies = result.copies
+    named = f"{copies[0]} ... {copies[-1]}" if len(copies) > 2 else " and ".join(copies)
+    _title(console, f"{result.bot}: {len(copies)} copies, {_count(len(result.runs), 'run')} of "
+                    f"{result.games:,} games, {result.rules} at {result.seats} seats")
+    console.print(Text(f"copies {named}, seed {result.seed}", style="dim"))
+    console.print(Text(f"false separation at margin {result.margin:g}: every neighbouring gap "
+                       f">= {result.margin:g} sigmas"))
+    views = [("as played", [run.as_played for run in result.runs], result.as_played),
+             ("each deal once", [run.each_deal_once for run in result.runs],
+              result.each_deal_once)]
+    _print_table(console, [
+        _Column("view", "view", [name for name, _, _ in views], "left"),
+        _Column("games", "games a run",
+                [f"{sum(v.games for v in runs) / len(runs):,.0f}" for _, runs, _ in views]),
+        _Column("runs", "runs separated [95%]", [_share_cell(found.runs) for _, _, found in views]),
+        _Column("pairs", "pairs apart at the end [95%]",
+                [_share_cell(found.pairs) for _, _, found in views]),
+    ])
+    console.print(Text(CALIBRATION_LEGEND, style="dim"))
+    if result.deals:
+        every = result.identical_deals == result.deals
+        console.print(Text(f"{result.identical_deals:,} of {result.deals:,} deals played the same "
+                           "game in every seating" + (":" if every else "")))
+        if every:
+            console.print(Text(IDENTICAL_NOTE))
+    if result.faulty_games:
+        console.print(Text(f"{_count(result.faulty_games, 'game')} with a fault", style="yellow"))
+    bias = result.seat_bias
+    console.print(Text(f"seat advantage over {bias.games:,} games ({bias.deals:,} deals):"))
+    for line in seat_bias_lines(bias, console.width):
+        console.print(Text(line), soft_wrap=True)
+
+
+CALIBRATION_LEGEND = "as played: every game rated; each deal once: one seating of each deal rated"
+IDENTICAL_NOTE = "  the copies' luck cancels exactly, so as played equals stay together"
+
+
+def _share_cell(share: Share) -> str:
+    """``3/20  15.0 [5.2-36.0]``: the count, then the rate in percent with its interval."""
+    return f"{share.count}/{share.total}  {_percent_cell(share.rate, share.interval)}"
+
+
+def calibration_progress_view(progress: CalibrationProgress | None,
+                              bar_width: int = 10) -> RenderableType:
+    """One line for a running calibration: a bar over every run's games, the run, its games
+    and the ETA. It never wraps: in a narrow terminal its end is cut."""
+    if progress is None:
+        return Text("starting the workers...")
+    total = progress.runs * progress.budget
+    done = (progress.run - 1) * progress.budget + min(progress.games, progress.budget)
+    eta = progress.elapsed / done * (total - done) if done else None
+    bar = ProgressBar(total=max(total, 1), completed=done, width=bar_width)
+    line = Table.grid()
+    line.add_column(width=bar_width, no_wrap=True)
+    line.add_column(no_wrap=True, overflow="ellipsis")
+    line.add_row(bar, Text(f" run {progress.run}/{progress.runs}  {progress.games:,}/"
+                           f"{progress.budget:,} games  ETA {format_duration(eta)}"))
+    return line
+
+
 # -- tournaments: rankings, crosstable, games ------------------------------------------------
 
 DQ_MARK = " (DQ)"
@@ -920,12 +987,36 @@ def render_rankings(console: Console, rankings: Rankings) -> None:
                         {s.bot: name_width - len(m) for s, m in zip(standings, marks)})
     bots = _Column("bot", "bot", [shown[s.bot] + m for s, m in zip(standings, marks)], "left")
     _print_table(console, [kept[0], bots, *kept[1:]], [_row_style(s) for s in standings])
+    if rankings.seat_bias is not None:
+        for line in seat_bias_lines(rankings.seat_bias, console.width):
+            console.print(Text(line), soft_wrap=True)
     console.print(Text(RANKINGS_LEGEND, style="dim"))
     left_out = [c.header for c in columns if c not in kept]
     if left_out:
         console.print(Text(f"left out at this width: {', '.join(left_out)} (--json has them)",
                            style="dim"))
     render_names(console, shown)
+
+
+SEAT_BIAS_HEAD = "win % by seat [95%]: "
+
+
+def seat_bias_lines(bias: SeatBias, width: int) -> list[str]:
+    """Each seat's win rate with its interval, then the fair share and the draws, laid in lines
+    of ``width`` cells: ``win % by seat [95%]: 0: 31.2 [27.0-35.7]  1: 24.8 [...]  ...  fair
+    share 25.0  3 draws``."""
+    items = [f"{rate.seat}: {_percent_cell(rate.win_rate, rate.win_rate_ci)}" for rate in bias.seats]
+    items.append(f"fair share {bias.fair_share * 100:.1f}")
+    if bias.draws:
+        items.append(f"{bias.draws:,} draw{'' if bias.draws == 1 else 's'}")
+    return _flow(items, width, SEAT_BIAS_HEAD)   # no markup: a bracket before a digit is no tag
+
+
+def _percent_cell(rate: float | None, interval: tuple[float, float] | None) -> str:
+    """A share in percent with its interval: ``44.4 [20.0-70.0]``, ``-`` when unknown."""
+    if rate is None or interval is None:
+        return "-"
+    return f"{rate * 100:.1f} [{interval[0] * 100:.1f}-{interval[1] * 100:.1f}]"
 
 
 def render_head_to_head(console: Console, rankings: Rankings) -> None:
@@ -1064,10 +1155,7 @@ def _row_style(standing: Standing) -> str:
 
 def _rate_cell(stats: BotStats) -> str:
     """The win rate in percent with its 95% interval: ``44.4 [20.0-70.0]``."""
-    if stats.win_rate is None or stats.win_rate_ci is None:
-        return "-"
-    low, high = stats.win_rate_ci
-    return f"{stats.win_rate * 100:.1f} [{low * 100:.1f}-{high * 100:.1f}]"
+    return _percent_cell(stats.win_rate, stats.win_rate_ci)
 
 
 def _place_cell(stats: BotStats) -> str:

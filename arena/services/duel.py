@@ -185,7 +185,7 @@ def duel_plan(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int |
     seat_count = seats or rules.seats_default
     rules.check_seats(seat_count)
     _check_specs(specs, seat_count, games)
-    config = TournamentConfig(name=DUEL_NAME, bots=tuple(_entry(spec) for spec in specs),
+    config = TournamentConfig(name=DUEL_NAME, bots=tuple(bot_entry(spec) for spec in specs),
                               rules=rules.name, seats=seat_count, seatings="rotations",
                               seed=seed, workers=workers)
     rotations = len(deal_seatings(config))
@@ -205,7 +205,7 @@ def _check_specs(specs: Sequence[BotSpec], seats: int, games: int) -> None:
         raise ConfigError(f"a duel needs at least one game, got {games}")
 
 
-def _entry(spec: BotSpec) -> BotEntry:
+def bot_entry(spec: BotSpec) -> BotEntry:
     """``spec`` as a tournament file would name it (the store records it in the config text)."""
     entry: dict[str, Any] = {"name": spec.name}
     if spec.command is not None:

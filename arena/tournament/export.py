@@ -18,9 +18,14 @@ The ``--json`` output of the CLI:
 
 * :func:`rankings_json`: ``{"tournament", "games", "seed", "bots": [{"bot", "mu", "sigma",
   "score", "games", "wins", "win_rate", "win_rate_ci", "mean_place", "mean_place_ci", "faults",
-  "disqualified"}, ...]}`` in rank order, ``score = mu - 3 sigma``; ``win_rate``/``mean_place``
-  and their 95% intervals ``[low, high]`` (the table's) are ``null`` before a bot's first game;
-  ``seed`` is the tournament's seed (``null`` when the store does not record it).
+  "disqualified"}, ...], "seat_bias"}`` in rank order, ``score = mu - 3 sigma``;
+  ``win_rate``/``mean_place`` and their 95% intervals ``[low, high]`` (the table's) are ``null``
+  before a bot's first game; ``seed`` is the tournament's seed (``null`` when the store does not
+  record it); ``seat_bias`` is :func:`seat_bias_json` (``null`` before the first game).
+* :func:`seat_bias_json`: ``{"games", "deals", "draws", "fair_share", "seats": [{"seat",
+  "games", "wins", "win_rate", "win_rate_ci"}, ...]}``, seat 0 first: each seat's share of the
+  games won with its 95% Wilson interval over the deals (:mod:`arena.tournament.seats`), and
+  ``fair_share = 1 / seats``; ``arena calibrate --json`` holds one too.
 * :func:`games_json`: ``[{"id", "seats", "winner", "places", "reason", "decisions", "faults"}]``
   where ``seats`` are the bot names in seat order, ``winner`` the winning bot or ``null``,
   ``places`` the G7 seat groups (``[[1], [0, 3], [2]]``), ``reason`` the outcome reason's text
@@ -43,6 +48,7 @@ from typing import Any, TextIO
 from arena.tournament.errors import ExportError
 from arena.tournament.ratings import Rankings, Standing, rank_store
 from arena.tournament.records import GameRecord
+from arena.tournament.seats import SeatBias
 from arena.tournament.store import Store
 
 FORMATS = ("csv", "jsonl")
@@ -140,6 +146,21 @@ def rankings_json(rankings: Rankings) -> dict[str, Any]:
         "games": rankings.games,
         "seed": rankings.tournament_seed,
         "bots": [_standing_json(s) for s in rankings.standings],
+        "seat_bias": None if rankings.seat_bias is None else seat_bias_json(rankings.seat_bias),
+    }
+
+
+def seat_bias_json(bias: SeatBias) -> dict[str, Any]:
+    """The seat bias as JSON data (shape in the module docstring)."""
+    return {
+        "games": bias.games,
+        "deals": bias.deals,
+        "draws": bias.draws,
+        "fair_share": bias.fair_share,
+        "seats": [{"seat": rate.seat, "games": rate.games, "wins": rate.wins,
+                   "win_rate": rate.win_rate,
+                   "win_rate_ci": None if rate.win_rate_ci is None else list(rate.win_rate_ci)}
+                  for rate in bias.seats],
     }
 
 

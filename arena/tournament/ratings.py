@@ -11,7 +11,9 @@ Each game is one TrueSkill match of one-player teams ranked by the record's plac
 share a rank). A fault costs the game it happened in and nothing more: the referee places the
 faulty bot last in that game (a disqualified bot's seat too, played by its fallback), and the
 ratings do the rest. :func:`standings` ranks every bot by ``mu - 3 sigma`` (ties by name),
-faults or not; each line shows its fault count and rate.
+faults or not; each line shows its fault count and rate. Beside the standings, the rankings give
+the tournament's seat bias (:mod:`arena.tournament.seats`): each seat's win rate, to tell how
+much the seat a bot sat in, rather than the bot, decided its games.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from arena.tournament.records import GameRecord
+from arena.tournament.seats import SeatBias
 from arena.tournament.skill import DEFAULT_DRAW_PROBABILITY, Rating, RatingSettings, Ratings
 from arena.tournament.stats import DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES, BotStats, HeadToHead, Tally
 from arena.tournament.store import Store
@@ -60,10 +63,11 @@ class Standing:
 
 @dataclass(frozen=True)
 class Rankings:
-    """Standings in rank order plus the head-to-head crosstable.
+    """Standings in rank order plus the head-to-head crosstable and the seat bias.
 
     ``tournament_seed`` is the seed the tournament's deals came from (``None`` when unknown:
-    ranked from bare records, or a store older than the seed record).
+    ranked from bare records, or a store older than the seed record); ``seat_bias`` is each
+    seat's win rate over the games (``None`` before the first game).
     """
 
     tournament: str
@@ -71,6 +75,7 @@ class Rankings:
     standings: tuple[Standing, ...]
     head_to_head: Mapping[tuple[str, str], HeadToHead]
     tournament_seed: int | None = None
+    seat_bias: SeatBias | None = None
 
     @property
     def bots(self) -> tuple[str, ...]:
@@ -127,7 +132,7 @@ def rank_summary(
     """Rankings from a :class:`~arena.tournament.summary.Summary` of the games."""
     lines = standings(summary.ratings, summary.tally, disqualified, bots, resamples, seed)
     return Rankings(tournament, summary.games, tuple(lines), summary.tally.head_to_head(),
-                    tournament_seed)
+                    tournament_seed, summary.seats.bias())
 
 
 def rank_store(

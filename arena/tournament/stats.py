@@ -27,6 +27,7 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from statistics import NormalDist
 
 from arena.tournament.errors import RecordError
 from arena.tournament.records import GameRecord
@@ -248,6 +249,25 @@ def bootstrap_intervals(
         win_rates.append(wins / games)
         mean_places.append(places / games)
     return percentile_interval(win_rates), percentile_interval(mean_places)
+
+
+def wilson_interval(rate: float, units: int, confidence: float = CONFIDENCE) -> Interval:
+    """The Wilson score interval of a share ``rate`` seen over ``units`` independent trials.
+
+    Unlike the plain ``rate +- z * se`` it stays inside [0, 1] and is not empty at a share of 0
+    or 1 (3 runs of 3 give ``[0.44, 1.0]``, not ``[1.0, 1.0]``): the interval for small counts,
+    as the runs of a calibration are.
+    """
+    if units < 1:
+        raise ValueError(f"a Wilson interval needs at least one trial, got {units}")
+    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    z2n = z * z / units
+    centre = (rate + z2n / 2.0) / (1.0 + z2n)
+    half = z * math.sqrt(rate * (1.0 - rate) / units + z2n / (4.0 * units)) / (1.0 + z2n)
+    # at a share of 0 or 1 one end is exact: no rounding residue of ``centre - half``
+    low = 0.0 if rate <= 0.0 else max(0.0, centre - half)
+    high = 1.0 if rate >= 1.0 else min(1.0, centre + half)
+    return low, high
 
 
 def percentile_interval(values: list[float], confidence: float = CONFIDENCE) -> Interval:

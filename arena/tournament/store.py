@@ -24,8 +24,10 @@ sums), which the rankings read instead of re-rating every game.
   (:class:`ConfigChangedError`, naming what changed) to mix results of a different
   configuration; ``restart=True`` first copies the whole file to ``<name>.<UTC time>.sqlite``
   beside it, then clears it.
-* A store written before the summary existed (schema 1) is upgraded the first time it is opened
-  (when its file can be written; otherwise the summary is computed in memory at every read).
+* A store written before the summary existed (schema 1), or before it counted the wins per seat
+  (schema 2), is upgraded the first time it is opened (when its file can be written; otherwise
+  the summary is computed in memory at every read). Schema 2 gets only the seats' counts, from
+  one read of its games: its ratings are kept as they are.
 
 Only one process (the parent) should write; readers (``arena rankings`` during a run) are fine.
 """
@@ -50,11 +52,13 @@ from arena.tournament.errors import (
 from arena.tournament.growth import Growth, StoredSetup, judge
 from arena.tournament.records import GameRecord
 from arena.tournament.schedule import LAYOUTS, ROUNDS_FIRST, TABLES_FIRST
+from arena.tournament.seats import SeatSums, SeatTally
 from arena.tournament.skill import RatingSettings
 from arena.tournament.stats import BotSums
 from arena.tournament.summary import BotRow, Summary, SummaryRows
 
-SCHEMA_VERSION = 2      # 2: the summary tables; 1 (read, and upgraded): games only
+SCHEMA_VERSION = 3      # 3: the seats' counts too; 2: the summary tables; 1: games only
+OLD_SCHEMAS = ("1", "2")    # read, and upgraded
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -98,8 +102,14 @@ CREATE TABLE IF NOT EXISTS summary_pairs (
     games INTEGER NOT NULL,
     ahead INTEGER NOT NULL,
     PRIMARY KEY (bot, opponent));
+CREATE TABLE IF NOT EXISTS summary_seats (
+    seat INTEGER PRIMARY KEY,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    deal INTEGER NOT NULL);
 """
-_SUMMARY_TABLES = ("summary_bots", "summary_deals", "summary_pairs")
+_SUMMARY_TABLES = ("summary_bots", "summary_deals", "summary_pairs", "summary_seats")
 # meta keys of the summary: the next game id it may take and the games it holds; no summary_next
 # means there is no valid summary (a store of schema 1, or games stored out of order)
 _SUMMARY_META = ("summary_next", "summary_games")
@@ -158,7 +168,7 @@ class Store:
         self._conn = conn
         self.path = path
         self.readonly = readonly
-        self._old_schema = False        # a schema-1 store read as it is (its file is read-only)
+        self._old_schema = False        # an old schema's store read as it is (a read-only file)
         self._summary: Summary | None = None    # the stored summary, as loaded (writers only)
         self._top = -1                  # the highest stored game id, once the summary is loaded
 
@@ -452,6 +462,7 @@ class Store:
             "INSERT OR REPLACE INTO summary_deals VALUES (?, ?, ?, ?, ?)",
             [(bot, *category, deals) for bot, category, deals in rows.categories])
         self._conn.executemany("INSERT OR REPLACE INTO summary_pairs VALUES (?, ?, ?, ?)", rows.pairs)
+        self._save_seats(rows.seats)
         self._conn.executemany(
             "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
             [("summary_next", str(summary.next_id)), ("summary_games", str(summary.games))])
@@ -468,8 +479,15 @@ class Store:
                       in self._read("SELECT * FROM summary_deals", (), "read the rankings")]
         pairs = [(str(a), str(b), int(games), int(ahead)) for a, b, games, ahead
                  in self._read("SELECT * FROM summary_pairs", (), "read the rankings")]
-        return Summary.restore(SummaryRows(bots, categories, pairs),
+        seats = [SeatSums(*row) for row in self._read("SELECT seat, games, wins, deals, deal "
+                                                      "FROM summary_seats", (), "read the rankings")]
+        return Summary.restore(SummaryRows(bots, categories, pairs, seats),
                                int(meta["summary_next"]), int(meta["summary_games"]))
+
+    def _save_seats(self, rows: Iterable[SeatSums]) -> None:
+        """Inside a transaction: write the seats' counts."""
+        self._conn.executemany("INSERT OR REPLACE INTO summary_seats VALUES (?, ?, ?, ?, ?)",
+                               [(r.seat, r.games, r.wins, r.deals, r.deal) for r in rows])
 
     def _rebuild(self) -> Summary:
         """The summary from every stored game; kept when this connection may write."""
@@ -583,25 +601,32 @@ class Store:
                 "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)",
                 (str(SCHEMA_VERSION),),
             )
-        if self._check_schema(readonly) == 1:
+        if self._check_schema(readonly) != SCHEMA_VERSION:
             self._upgrade()
 
     def _check_schema(self, readonly: bool) -> int:
-        """The store's schema version: this one, or 1 (then upgraded, or read as it is)."""
+        """The store's schema version: this one, or an older one (then upgraded, or read as it is)."""
         rows = self._read("SELECT value FROM meta WHERE key = 'schema_version'", (), "read schema")
         found = rows[0][0] if rows else "none"
         if found == str(SCHEMA_VERSION):
             return SCHEMA_VERSION
-        if found == "1":
+        if found in OLD_SCHEMAS:
             self._old_schema = readonly
-            return 1
+            return int(found)
         raise StoreError(f"{self.path}: store schema version {found}, expected {SCHEMA_VERSION}")
 
     def _upgrade(self) -> None:
-        """Schema 1 -> 2: the summary tables (created by now), filled from the stored games."""
+        """An older schema -> this one. The tables are created by now; schema 1 gets its whole
+        summary from the stored games, schema 2 only the seats' counts of the games its
+        summary holds (a stale summary is rebuilt, seats and all, when it is next read)."""
         with self._transaction("upgrade the store (computing the rankings of its games once)"):
-            summary = self._summarise(self._light_games(0))
-            self._save_summary(summary, everything=True)
+            meta = self._meta()
+            if meta["schema_version"] == "1":
+                self._save_summary(self._summarise(self._light_games(0)), everything=True)
+            elif "summary_next" in meta:
+                seats = SeatTally()
+                seats.add_many(self._light_games(0, int(meta["summary_next"])))
+                self._save_seats(seats.changes())
             self._conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                                (str(SCHEMA_VERSION),))
 

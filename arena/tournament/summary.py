@@ -1,7 +1,8 @@
 """The running summary of a tournament's stored games: everything its rankings are made of.
 
-A :class:`Summary` is the TrueSkill ratings (:class:`~arena.tournament.skill.Ratings`) and the
-statistics' sums (:class:`~arena.tournament.stats.Tally`) of games given in schedule order. The
+A :class:`Summary` is the TrueSkill ratings (:class:`~arena.tournament.skill.Ratings`), the
+statistics' sums (:class:`~arena.tournament.stats.Tally`) and the counts per seat
+(:class:`~arena.tournament.seats.SeatTally`) of games given in schedule order. The
 results store keeps one beside the games (:meth:`arena.tournament.store.Store.add_games`
 updates it in the same transaction), so the rankings of any number of games are a read of a few
 hundred rows, not a re-rating of every game.
@@ -18,9 +19,10 @@ loads it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.tournament.records import GameRecord
+from arena.tournament.seats import SeatSums, SeatTally
 from arena.tournament.skill import Rating, Ratings, RatingSettings
 from arena.tournament.stats import BotSums, Category, Tally
 
@@ -36,19 +38,21 @@ class BotRow:
 
 @dataclass(frozen=True)
 class SummaryRows:
-    """A summary as rows: per bot, per (bot, deal category), per ordered pair of bots."""
+    """A summary as rows: per bot, per (bot, deal category), per ordered pair of bots, per seat."""
 
     bots: list[BotRow]
     categories: list[tuple[str, Category, int]]
     pairs: list[tuple[str, str, int, int]]
+    seats: list[SeatSums] = field(default_factory=list)
 
 
 class Summary:
-    """Ratings and statistics' sums of the games given so far, in schedule order."""
+    """Ratings, statistics' sums and seat counts of the games given so far, in schedule order."""
 
     def __init__(self, settings: RatingSettings | None = None) -> None:
         self.ratings = Ratings(settings)
         self.tally = Tally()
+        self.seats = SeatTally()
 
     @property
     def next_id(self) -> int:
@@ -64,6 +68,7 @@ class Summary:
         """Count one game; its id must be above every id counted before (``RecordError``)."""
         self.ratings.add(record)
         self.tally.add(record)
+        self.seats.add(record)
 
     def add_many(self, records: Iterable[GameRecord]) -> None:
         """Count several games, in schedule order."""
@@ -80,7 +85,7 @@ class Summary:
         carried = self.ratings.state()
         prior = self.ratings.skill.prior
         rows = [BotRow(*carried.get(sums.bot, prior), sums) for sums in bots]
-        return SummaryRows(rows, categories, pairs)
+        return SummaryRows(rows, categories, pairs, self.seats.changes())
 
     @classmethod
     def restore(cls, rows: SummaryRows, next_id: int, games: int) -> Summary:
@@ -90,4 +95,5 @@ class Summary:
                                 next_id, games)
         summary.tally = Tally.restore(games, (row.sums for row in rows.bots), rows.categories,
                                       rows.pairs)
+        summary.seats = SeatTally.restore(rows.seats)
         return summary

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import io
@@ -21,6 +22,7 @@ from arena.cli.render import (
     render_report, short_names,
 )
 from arena.tournament.export import games_json, rankings_json
+from arena.tournament.seats import SeatBias, SeatRate
 from arena.tournament.stats import BotStats, HeadToHead
 
 LONG = "heuristic-with-a-very-long-name-v2"
@@ -240,8 +242,8 @@ def test_short_names_stay_distinct() -> None:
 
 def test_rankings_json_shape_is_exact():
     data = rankings_json(RANKINGS)
-    assert list(data) == ["tournament", "games", "seed", "bots"]
-    assert data["tournament"] == "demo" and data["games"] == 12
+    assert list(data) == ["tournament", "games", "seed", "bots", "seat_bias"]
+    assert data["tournament"] == "demo" and data["games"] == 12 and data["seat_bias"] is None
     assert [b["bot"] for b in data["bots"]] == ["greedy", "random", "flaky", "cheat"]
     assert data["bots"][0] == {
         "bot": "greedy", "mu": 27.5, "sigma": 1.25, "score": 23.75, "games": 9, "wins": 4,
@@ -250,6 +252,42 @@ def test_rankings_json_shape_is_exact():
     }
     cheat = data["bots"][3]
     assert cheat["win_rate"] is None and cheat["win_rate_ci"] is None and cheat["disqualified"] is True
+    assert json.loads(json.dumps(data)) == data
+
+
+# 20,000 games at 4 seats from 5,000 deals; seat 0 wins most, 1,000 games are drawn.
+SEATED = replace(BIG, seat_bias=SeatBias(20000, tuple(
+    SeatRate(seat, 20000, wins, 5000, wins / 20000, (wins / 20000 - 0.02, wins / 20000 + 0.02))
+    for seat, wins in enumerate((6200, 4800, 4200, 3800)))))
+
+
+def test_the_rankings_show_the_seat_bias_under_the_table_within_80_columns() -> None:
+    text = printed(render_rankings, SEATED, 80)
+    assert_fits(text, 80)
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("win % by seat [95%]: "))
+    assert lines[at - 1].startswith("5  first_legal")   # right under the last row
+    shown = " ".join(lines[at:at + 3])
+    for item in ("0: 31.0 [29.0-33.0]", "1: 24.0 [22.0-26.0]", "2: 21.0 [19.0-23.0]",
+                 "3: 19.0 [17.0-21.0]", "fair share 25.0", "1,000 draws"):
+        assert item in shown, text
+    wide = printed(render_rankings, SEATED, 160).splitlines()
+    assert any(line.startswith("win % by seat [95%]: 0: 31.0") and line.endswith("1,000 draws")
+               for line in wide)
+
+
+def test_rankings_without_games_show_no_seat_bias() -> None:
+    assert "by seat" not in printed(render_rankings, RANKINGS, 160)
+
+
+def test_the_seat_bias_json_shape_is_exact() -> None:
+    data = rankings_json(SEATED)["seat_bias"]
+    assert data == {
+        "games": 20000, "deals": 5000, "draws": 1000, "fair_share": 0.25,
+        "seats": [{"seat": seat, "games": 20000, "wins": wins, "win_rate": wins / 20000,
+                   "win_rate_ci": [wins / 20000 - 0.02, wins / 20000 + 0.02]}
+                  for seat, wins in enumerate((6200, 4800, 4200, 3800))],
+    }
     assert json.loads(json.dumps(data)) == data
 
 

@@ -136,7 +136,8 @@ def test_unknown_bots_are_refused_with_one_line(tmp_path: Path) -> None:
 def test_rankings_json_shape(tmp_path: Path) -> None:
     run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1)
     table = stored(tmp_path)[1]
-    assert set(table) == {"tournament", "games", "seed", "bots"} and table["seed"] == 11
+    assert set(table) == {"tournament", "games", "seed", "bots", "seat_bias"} and table["seed"] == 11
+    assert [seat["games"] for seat in table["seat_bias"]["seats"]] == [table["games"]] * 3
     for line in table["bots"]:
         assert set(line) == {"bot", "disqualified", "faults", "games", "mean_place", "mean_place_ci",
                              "mu", "score", "sigma", "wins", "win_rate", "win_rate_ci"}

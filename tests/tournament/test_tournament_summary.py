@@ -138,7 +138,7 @@ def test_a_store_of_schema_1_gets_its_summary_once_on_first_open(tmp_path):
         same_rankings(rank_store(reader), records)
         assert reader.layout == "tables-first"        # it resumes as it was played
     raw = sqlite3.connect(path)
-    assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+    assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("3",)
     assert raw.execute("SELECT COUNT(*) FROM summary_bots").fetchone() == (5,)
     raw.close()
 
