@@ -78,7 +78,7 @@ def test_the_documented_seats_message():
         ("rounds: 0\nbots: [a, b, c, d]", "rounds"),
         ("seed: -1\nbots: [a, b, c, d]", "seed"),
         ("seed: '7'\nbots: [a, b, c, d]", "seed"),
-        ("format: swiss\nbots: [a, b, c, d]", "format"),
+        ("format: ladder\nbots: [a, b, c, d]", "format"),
         ("seatings: all\nbots: [a, b, c, d]", "seatings"),
         ("workers: 0\nbots: [a, b, c, d]", "workers"),
         ("workers: many\nbots: [a, b, c, d]", "workers"),
@@ -146,7 +146,7 @@ def test_a_limit_error_says_what_the_sandbox_takes():
     ("bots: [a, b, c, d]\nrouns: 3", "demo.yaml: key 'rouns': unknown key (did you mean 'rounds'?)"),
     ("bots: [a, b, c, d]\ncolour: red",
      "demo.yaml: key 'colour': unknown key (known: bots, candidates, format, limits, max_faults, "
-     "name, rounds, rules, seatings, seats, seed, workers)"),
+     "name, rounds, rules, seatings, seats, seed, until, workers)"),
     ("bots: [a, b, c, d]\nmax_faults: {in_row: 3}",
      "demo.yaml: key 'max_faults.in_row': unknown key (did you mean 'in_a_row'?)"),
 ])
