@@ -40,7 +40,7 @@ from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule, ScheduledGame, deal_seatings, table_deal_seed
 from arena.tournament.separation import Separation, separation
 from arena.tournament.skill import Rating, Ratings
-from arena.tournament.swiss import round_tables
+from arena.tournament.swiss import round_tables, table_count
 
 RatingOf = Callable[[str], Rating]
 
@@ -98,7 +98,7 @@ class Course:
         # a round-robin or gauntlet's rounds are its schedule's, kept as they are
         self._fixed = None if self.swiss else Schedule.from_config(config)
         self.arrangements = deal_seatings(config) if self._fixed is None else self._fixed.arrangements
-        self.tables_per_round = (-(-len(self.bots) // config.seats) if self._fixed is None
+        self.tables_per_round = (table_count(len(self.bots), config.seats) if self._fixed is None
                                  else len(self._fixed.tables))
         self.round_size = self.tables_per_round * len(self.arrangements)
         self.budget = self._budget()

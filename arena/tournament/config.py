@@ -72,6 +72,7 @@ from arena.sandbox.spec import LIMIT_NAMES, Limits, limit_accepts, limit_expecta
 from arena.settings import REQUIRED, Keys, load_yaml, show
 from arena.tournament.discipline import FaultLimit
 from arena.tournament.separation import DEFAULT_MARGIN
+from arena.tournament.swiss import table_count
 
 SWISS = "swiss"
 FORMATS = ("round-robin", "gauntlet", SWISS)
@@ -322,11 +323,11 @@ def _check_rounds(config: TournamentConfig, keys: _Keys) -> None:
 def _round_games(config: TournamentConfig) -> int:
     """The games of one round of a validated file: its tables times each deal's seatings
     (round-robin: every ``seats`` of the bots; gauntlet: each candidate with every
-    ``seats - 1`` of the field; swiss: ``ceil(bots / seats)`` tables, :mod:`arena.tournament.swiss`)."""
+    ``seats - 1`` of the field; swiss: :func:`arena.tournament.swiss.table_count` tables)."""
     seats, bots = config.seats, len(config.bots)
     replays = math.factorial(seats) if config.seatings == "permutations" else seats
     if config.format == SWISS:
-        return -(-bots // seats) * replays
+        return table_count(bots, seats) * replays
     if config.format == "gauntlet":
         return len(config.candidates) * math.comb(bots, seats - 1) * replays
     return math.comb(bots, seats) * replays

@@ -438,7 +438,9 @@ class _Run:
         self.last_tick = self.flushed = self.started
         self._notice: str | None = notice
         self._replay_stored()
-        self.workers = max(1, min(workers, self._left(workers), self.budget))
+        # an adaptive tournament's rounds to come need workers too, not only this round's rest
+        left = self._left(workers) if self.course is None else self.course.budget - len(self.done)
+        self.workers = max(1, min(workers, left, self.budget))
 
     # -- state from the store --------------------------------------------------------------
 
