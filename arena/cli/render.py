@@ -1107,7 +1107,8 @@ BAR_MAX = 40
 
 def progress_view(progress: Progress | None, width: int = 80) -> RenderableType:
     """Games done of total with a bar, games/s, ETA, faults, and the live top 5, fitted to a
-    console ``width`` cells wide."""
+    console ``width`` cells wide. An adaptive tournament's total is its budget, and a line says
+    its round and how far its live ranking is from separated."""
     if progress is None:
         return Text("starting the workers...")
     line = Text(
@@ -1127,7 +1128,8 @@ def progress_view(progress: Progress | None, width: int = 80) -> RenderableType:
     if progress.course is None:
         return Group(header, leaders_table(progress, width))
     state = progress.course
-    where = Text(middle_cut(f"{state.format} round {state.rounds}, budget {state.budget:,} games: "
+    # the bar's total is the budget: the line says where the ranking stands
+    where = Text(middle_cut(f"{state.format} round {state.rounds}: "
                             + separation_text(state.separation), width))
     return Group(header, where, leaders_table(progress, width))
 
