@@ -1162,7 +1162,7 @@ def course_lines(state: CourseState) -> list[str]:
     elif state.end is End.ROUNDS:
         head = f"stopped, all {rounds} played ({state.games:,} games)"
     else:
-        head = f"not ended yet: {rounds}, {state.games:,} games of at most {state.budget:,}"
+        head = f"not ended yet: round {state.rounds} of a budget of {state.budget:,} games"
     return [head, "ranking: " + separation_text(state.separation)]
 
 

@@ -233,8 +233,8 @@ class RunReport:
     the parent process spent (its threads included) while the games were played.
 
     An adaptive tournament (:mod:`arena.tournament.adaptive`) has a ``course``: its rounds, the
-    separation of its ranking at the last round boundary and why it ended (``course.end``, None
-    while it goes on). Its ``total`` is the games it ended with, or its budget while it goes on.
+    separation of the ranking of its stored games and why it ended (``course.end``, None while
+    it goes on). Its ``total`` is the games it ended with, or its budget while it goes on.
     """
 
     tournament: str
@@ -725,14 +725,18 @@ class _Run:
         self.last_tick = now
         notice, self._notice = self._notice, None
         lines = self._lines()
-        course = None
-        if self.course is not None:  # how far from separated, on the live ratings
-            live = separation([(x.bot, x.mu, x.sigma) for x in lines], self.course.until.margin)
-            course = self.course.state.with_separation(live)
         self.progress(Progress(
             self.name, self._goal(), self.stored, 0, self.played, self.faulty_games,
-            now - self.started, tuple(lines[:TOP]), notice, course,
+            now - self.started, tuple(lines[:TOP]), notice, self._course_state(lines),
         ))
+
+    def _course_state(self, lines: list[Leader]) -> CourseState | None:
+        """An adaptive tournament's state with the separation of the live ratings (those of
+        every stored game: at a round boundary, the ones its rounds are judged on)."""
+        if self.course is None:
+            return None
+        live = separation([(x.bot, x.mu, x.sigma) for x in lines], self.course.until.margin)
+        return self.course.state.with_separation(live)
 
     def leaders(self, count: int = TOP) -> tuple[Leader, ...]:
         """The current top of the live table (see :class:`Leader`)."""
@@ -763,7 +767,7 @@ class _Run:
             played=self.played, elapsed=time.monotonic() - self.started, workers=self.workers,
             disqualified=dict(self.store.disqualified()), interrupted=interrupted,
             parent_cpu_s=time.process_time() - self.cpu_started,
-            course=None if self.course is None else self.course.state,
+            course=self._course_state(self._lines()),
         )
 
 

@@ -94,5 +94,5 @@ def test_the_run_summary_says_why_an_adaptive_tournament_stopped() -> None:
         "ranking: 1/2 pairs apart, closest quick-steady 1.06σ of 1.5σ",
     ]
     going = printed(report(STATE, 18))
-    assert going[2] == "not ended yet: 3 rounds, 18 games of at most 120"
+    assert going[2] == "not ended yet: round 3 of a budget of 120 games"
     assert not report(STATE, 18).complete and report(done, 36).complete
