@@ -94,10 +94,10 @@ class Course:
             raise ValueError("a course needs an adaptive config with its seed settled")
         self.config, self.until, self.seed = config, config.until, config.seed
         self.bots = tuple(sorted(config.bot_names))
-        self.swiss = config.format == SWISS
         # a round-robin or gauntlet's rounds are its schedule's, kept as they are
-        self._fixed = None if self.swiss else Schedule.from_config(config)
-        self.arrangements = deal_seatings(config) if self._fixed is None else self._fixed.arrangements
+        self._fixed = None if config.format == SWISS else Schedule.from_config(config)
+        self.arrangements = (deal_seatings(config) if self._fixed is None
+                             else self._fixed.arrangements)
         self.tables_per_round = (table_count(len(self.bots), config.seats) if self._fixed is None
                                  else len(self._fixed.tables))
         self.round_size = self.tables_per_round * len(self.arrangements)
@@ -119,8 +119,8 @@ class Course:
         round_index, table_index = divmod(deal_id, self.tables_per_round)
         members = self.rounds[round_index][table_index]
         table = tuple(members[i] for i in self.arrangements[seating])
-        return ScheduledGame(game_id, deal_id, table, table_deal_seed(self.seed, round_index, members),
-                             seating)
+        seed = table_deal_seed(self.seed, round_index, members)
+        return ScheduledGame(game_id, deal_id, table, seed, seating)
 
     def _budget(self) -> int:
         """The most games it may play, in whole rounds: ``until.games``, and no more than a
@@ -166,15 +166,19 @@ class Course:
         decided. Returns the records; raises :class:`StoreError` for a stored game that the
         rebuilt rounds do not hold."""
         stored = list(records)
+        for position, record in enumerate(stored):  # committed in order: the first games
+            if record.game_id != position:
+                raise StoreError(f"game {position} is missing from the stored games of an "
+                                 "adaptive tournament, which are stored in order; restart it")
         ratings = Ratings()
         rated = 0
         while len(self) <= len(stored) and self.end is None:
             ratings.add_many(stored[rated:len(self)])
             rated = len(self)
             if not self.next_round(ratings.rating) and len(self) < len(stored):
+                ended = self.end.value if self.end is not None else "ended"
                 raise StoreError(f"the store holds {len(stored)} games, but its tournament ended "
-                                 f"after {len(self)} ({self.end.value if self.end else ''}); "
-                                 "restart it")
+                                 f"after {len(self)} ({ended}); restart it")
         for record in stored:
             self._check(record)
         return stored

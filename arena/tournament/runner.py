@@ -610,8 +610,8 @@ class _Run:
         measured = (f"{state.separation.pairs_apart}/{len(state.separation.gaps)} neighbouring "
                     f"pairs apart{gap}")
         if made:
-            log.info("round %d made (games %d..%d): %s", state.rounds, self.total - self.course.round_size,
-                     self.total - 1, measured)
+            log.info("round %d made (games %d..%d): %s", state.rounds,
+                     self.total - self.course.round_size, self.total - 1, measured)
         elif state.end is not None:
             log.info("tournament ended (%s) after %d rounds, %d games: %s", state.end.value,
                      state.rounds, state.games, measured)
@@ -738,12 +738,9 @@ class _Run:
         live = separation([(x.bot, x.mu, x.sigma) for x in lines], self.course.until.margin)
         return self.course.state.with_separation(live)
 
-    def leaders(self, count: int = TOP) -> tuple[Leader, ...]:
-        """The current top of the live table (see :class:`Leader`)."""
-        return tuple(self._lines()[:count])
-
     def _lines(self) -> list[Leader]:
-        """Every bot's line of the live table, in the rankings' order."""
+        """Every bot's line of the live table (see :class:`Leader`), in the rankings' order: the
+        first :data:`TOP` are the live top, all of them the ranking the live separation measures."""
         summary = self.store.kept_summary() or Summary()  # none while stale: the prior
         lines = []
         for bot, t in self.tallies.items():

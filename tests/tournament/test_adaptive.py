@@ -113,3 +113,5 @@ def test_a_stored_game_the_rounds_do_not_make_is_refused() -> None:
         swiss(games=60).replay(moved)
     with pytest.raises(StoreError, match="holds 60 games, but its tournament ended after 48"):
         swiss(games=48).replay(records)
+    with pytest.raises(StoreError, match="game 9 is missing"):
+        swiss(games=60).replay(records[:9] + records[10:])
