@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ from arena.engine.game import Game
 from arena.engine.position import load_position
 from arena.engine.rules import load_rules
 from arena.services.submit import new_bot
-from arena.tournament.config import load_config
+from arena.tournament.adaptive import Course
+from arena.tournament.config import Until, load_config
 from arena.tournament.schedule import Schedule
 from arena.sandbox.workspace import Workspace
 from arena.engine.observation import observe
@@ -33,6 +35,17 @@ def test_the_demo_tournament_is_valid_and_names_the_builtin_bots() -> None:
         assert workspace.resolve_bot(entry.spec).path.is_file()
     # 3 two-seat tables x 1,000 deals x 2 seatings (the README's "about 20 s")
     assert len(Schedule.from_config(config)) == 6000
+
+
+def test_the_swiss_ladder_is_a_valid_adaptive_tournament_of_shipped_bots() -> None:
+    config = load_config(ROOT / "tournaments" / "swiss-ladder.yaml")
+    assert (config.format, config.seed, config.until) == ("swiss", None, Until(1.5, 4000))
+    workspace = Workspace(ROOT)
+    for entry in config.bots:
+        assert workspace.resolve_entry(entry.spec, [ROOT]).path.is_file()
+    course = Course(replace(config, seed=1))
+    # six bots at four seats: two tables sharing two bots, each deal in 4 rotations (its comment)
+    assert (course.tables_per_round, course.round_size, course.budget) == (2, 8, 4000)
 
 
 def test_the_sample_position_replays_to_the_end_of_its_moves() -> None:

@@ -39,12 +39,14 @@ from arena.services.duel import DuelProgress, DuelResult
 from arena.services.duelstats import SprtOutcome
 from arena.services.play import BotFaulted, HandOver, Hint, News, Played
 from arena.services.submit import ValidationReport
+from arena.tournament.adaptive import CourseState, End
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import GameRecord
 from arena.tournament.replay import Effect, EffectKind, Step
 from arena.tournament.watch import Frame
 from arena.tournament.runner import Progress, RunReport
 from arena.tournament.seats import SeatBias
+from arena.tournament.separation import Separation
 from arena.tournament.sprt import Estimate
 from arena.tournament.stats import BotStats
 
@@ -1193,7 +1195,8 @@ BAR_MAX = 40
 
 def progress_view(progress: Progress | None, width: int = 80) -> RenderableType:
     """Games done of total with a bar, games/s, ETA, faults, and the live top 5, fitted to a
-    console ``width`` cells wide."""
+    console ``width`` cells wide. An adaptive tournament's total is its budget, and a line says
+    its round and how far its live ranking is from separated."""
     if progress is None:
         return Text("starting the workers...")
     line = Text(
@@ -1210,7 +1213,45 @@ def progress_view(progress: Progress | None, width: int = 80) -> RenderableType:
     else:  # too narrow for both on one line: the bar above its numbers
         header.add_row(bar)
         header.add_row(line)
-    return Group(header, leaders_table(progress, width))
+    if progress.course is None:
+        return Group(header, leaders_table(progress, width))
+    state = progress.course
+    # the bar's total is the budget: the line says where the ranking stands
+    where = Text(middle_cut(f"{state.format} round {state.rounds}: "
+                            + separation_text(state.separation), width))
+    return Group(header, where, leaders_table(progress, width))
+
+
+def separation_text(measured: Separation) -> str:
+    """How far a ranking is from separated: ``2/3 pairs apart, closest a-b 0.90σ of 1.5σ``."""
+    text = f"{measured.pairs_apart}/{len(measured.gaps)} pairs apart"
+    closest = measured.closest
+    if closest is not None:
+        text += (f", closest {closest.upper}-{closest.lower} {_sigmas(closest.z)}σ "
+                 f"of {measured.margin:g}σ")
+    return text
+
+
+def _sigmas(z: float) -> str:
+    return "∞" if z == float("inf") else f"{z:.2f}"
+
+
+def course_lines(state: CourseState) -> list[str]:
+    """How an adaptive tournament stopped, or where it stands: why it ended (or that it goes on)
+    with its rounds and games, then how far from separated its ranking is (each under 80
+    columns but for long bot names)."""
+    rounds = f"{state.rounds} round{'s' if state.rounds != 1 else ''}"
+    if state.end is End.SEPARATED:
+        head = (f"stopped, separated: every neighbouring pair {state.margin:g}σ apart after "
+                f"{rounds} ({state.games:,} games)")
+    elif state.end is End.BUDGET:
+        head = (f"stopped, budget spent: {state.games:,} games in {rounds}, another round "
+                f"would pass {state.budget:,}")
+    elif state.end is End.ROUNDS:
+        head = f"stopped, all {rounds} played ({state.games:,} games)"
+    else:
+        head = f"not ended yet: round {state.rounds} of a budget of {state.budget:,} games"
+    return [head, "ranking: " + separation_text(state.separation)]
 
 
 LEADERS_DROPS = ("place", "games")
@@ -1257,6 +1298,9 @@ def render_report(console: Console, report: RunReport) -> None:
                   + ("s" if report.workers != 1 else "")
                   + ("" if report.parent_ms_per_game is None
                      else f"; parent CPU {report.parent_ms_per_game:.2f} ms/game"))
+    if report.course is not None:
+        for line in course_lines(report.course):
+            console.print(line)
     console.print(f"log: {report.log_path}")  # a line of its own: a path can be long
 
 

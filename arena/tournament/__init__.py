@@ -4,6 +4,9 @@ Pure library code (no engine needed); the game-playing side builds on it:
 
 * :mod:`~arena.tournament.config` -- :func:`load_config` -> :class:`TournamentConfig`.
 * :mod:`~arena.tournament.schedule` -- :class:`Schedule`: every game to play, by ``game_id``.
+* :mod:`~arena.tournament.adaptive` -- an adaptive tournament's games, a round at a time, until
+  its ranking is separated (:mod:`~arena.tournament.separation`) or its budget is spent; swiss
+  rounds' tables from the ratings (:mod:`~arena.tournament.swiss`).
 * :mod:`~arena.tournament.records` -- :class:`GameRecord` / :class:`Fault`, the raw results.
 * :mod:`~arena.tournament.store` -- :class:`Store`: one SQLite file per tournament.
 * :mod:`~arena.tournament.growth` -- what a changed tournament keeps of its stored games.

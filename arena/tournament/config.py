@@ -7,8 +7,10 @@ Example file::
     seats: 4                 # players per table, 2..10
     bots: [random, greedy, bots/my_bot.py, bots/x.py:Cls, {name: cbot, cmd: [./cbot]},
            {name: eps-30, bot: bots/examples/epsilon.py, options: {epsilon: 0.3}}]
-    format: round-robin      # or gauntlet, with candidates: [...] playing the field (bots)
-    rounds: 10               # fresh deals per table
+    format: round-robin      # or gauntlet, with candidates: [...] playing the field (bots),
+                             # or swiss: rounds of tables of neighbours, drawn from the ratings
+    rounds: 10               # fresh deals per table (not with swiss: it plays until 'until')
+    until: {margin: 1.5, games: 4000}   # stop once the ranking is separated, or at the budget
     seatings: rotations      # or permutations
     seed: 2026               # leave it out to have a secret one drawn (and stored) at the first run
     workers: auto            # process count; auto = CPU count
@@ -22,7 +24,12 @@ defaults to the file's stem). ``limits`` may set every field of the sandbox's
 bound the sandbox sets; the others keep the sandbox's defaults. ``max_faults`` is the
 disqualification rule (:class:`~arena.tournament.discipline.FaultLimit`): ``in_a_row`` faulty
 games of a bot in a row (default 3) or ``total`` faulty games in all (default none), each an
-integer >= 1 or null for no such limit. Every problem raises
+integer >= 1 or null for no such limit. ``until`` makes a tournament adaptive
+(:class:`Until`, :mod:`arena.tournament.adaptive`): ``margin`` (a number > 0, default
+:data:`~arena.tournament.separation.DEFAULT_MARGIN`) is the gap, in sigmas, every neighbouring
+pair of the ranking must reach for it to stop, ``games`` (an integer >= 1, or null for none) the
+most games it may play, in whole rounds, so at least one round's games. ``format: swiss`` needs
+``until.games`` (it has no other end) and takes no ``rounds``. Every problem raises
 :class:`arena.errors.ConfigError` with one line naming the file and the key, e.g.
 ``demo.yaml: key 'seats': expected an integer 2..10, got 'x'``.
 
@@ -43,13 +50,14 @@ an entry without them hashes as it always did.
 that can change results (everything but ``workers``; bot order does not matter), used by the store
 to refuse mixing results of a changed configuration under the same name. It is the same for a
 file as it was before tournament files could set every limit (see ``_limits_identity``) or the
-disqualification rule (``max_faults`` joins it only when it differs from the default), so a
-stored tournament still resumes.
+disqualification rule (``max_faults`` joins it only when it differs from the default; ``until``
+only when written), so a stored tournament still resumes.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -63,16 +71,21 @@ from arena.errors import ConfigError
 from arena.sandbox.spec import LIMIT_NAMES, Limits, limit_accepts, limit_expectation, limit_kind
 from arena.settings import REQUIRED, Keys, load_yaml, show
 from arena.tournament.discipline import FaultLimit
+from arena.tournament.separation import DEFAULT_MARGIN
+from arena.tournament.swiss import table_count
 
-FORMATS = ("round-robin", "gauntlet")
+SWISS = "swiss"
+FORMATS = ("round-robin", "gauntlet", SWISS)
 SEATINGS = ("rotations", "permutations")
 MIN_SEATS, MAX_SEATS = 2, 10
 MAX_ROUNDS = 1_000_000
 MAX_SEED = 2**63 - 1        # seeds are 63-bit, as SQLite stores them
+MAX_MARGIN = 10.0           # sigmas: a gap beyond this is never measured in a tournament's life
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _KEYS = ("name", "rules", "seats", "bots", "format", "candidates", "rounds", "seatings", "seed",
-         "workers", "limits", "max_faults")
+         "workers", "limits", "max_faults", "until")
 _FAULT_KEYS = ("in_a_row", "total")
+_UNTIL_KEYS = ("margin", "games")
 # The identity of the limits as stores have always recorded it (tournament files could set only
 # these five): move_time and memory_mb always, the other three as null unless set. A limit
 # added since joins the identity only when set, so every older store still resumes.
@@ -88,6 +101,16 @@ class BotEntry:
 
     name: str
     spec: str | Mapping[str, Any] = field(hash=False)
+
+
+@dataclass(frozen=True)
+class Until:
+    """When an adaptive tournament stops, judged after each round: once every neighbouring pair
+    of its ranking is ``margin`` sigmas apart (:func:`~arena.tournament.separation.separation`),
+    or before a round would take it past ``games`` (``None``: no budget but the schedule's)."""
+
+    margin: float = DEFAULT_MARGIN
+    games: int | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +130,12 @@ class TournamentConfig:
     limits: Limits = Limits()   # the sandbox's limits of each bot, defaults where not written
     limits_written: frozenset[str] = frozenset()  # the ``limits`` keys the file writes
     max_faults: FaultLimit = FaultLimit()   # when faults disqualify a bot
+    until: Until | None = None  # None: the whole schedule is played (not with swiss)
+
+    @property
+    def adaptive(self) -> bool:
+        """True when the tournament is played a round at a time until ``until`` stops it."""
+        return self.until is not None
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -135,6 +164,8 @@ class TournamentConfig:
         if self.max_faults != FaultLimit():  # the default rule is the one stores always had
             settings["max_faults"] = {"in_a_row": self.max_faults.in_a_row,
                                       "total": self.max_faults.total}
+        if self.until is not None:  # new with adaptive tournaments: absent, as before them
+            settings["until"] = {"margin": self.until.margin, "games": self.until.games}
         return settings
 
     @property
@@ -195,8 +226,10 @@ def config_from_mapping(
         workers=_workers(keys),
         **_limits(keys.sub("limits", allowed=LIMIT_NAMES)),
         max_faults=_max_faults(keys.sub("max_faults", allowed=_FAULT_KEYS)),
+        until=_until(keys),
     )
     _check_pool(config, source)
+    _check_rounds(config, keys)
     return config
 
 
@@ -265,8 +298,39 @@ def _check_pool(config: TournamentConfig, source: str) -> None:
     elif config.seats > len(config.bots):
         raise ConfigError(
             f"{source}: key 'seats': {config.seats} seats need at least {config.seats} bots "
-            f"for a round-robin, got {len(config.bots)}"
+            f"for a {'swiss' if config.format == SWISS else 'round-robin'}, got {len(config.bots)}"
         )
+
+
+def _check_rounds(config: TournamentConfig, keys: _Keys) -> None:
+    """A swiss tournament plays until ``until`` says stop: it needs a budget and takes no
+    ``rounds``; every budget holds at least one round."""
+    if config.format == SWISS:
+        if keys.has("rounds"):
+            raise keys.fail("rounds", "not used with format 'swiss', which plays rounds until "
+                                      "'until' stops it (set until.games, its budget)")
+        if config.until is None or config.until.games is None:
+            raise keys.fail("until.games" if config.until else "until",
+                            "required with format 'swiss': the most games it may play, "
+                            "e.g. until: {margin: 1.5, games: 4000}")
+    if config.until is not None and config.until.games is not None:
+        per_round = _round_games(config)
+        if config.until.games < per_round:
+            raise keys.fail("until.games", f"{config.until.games} is less than one round, "
+                                           f"which plays {per_round} games")
+
+
+def _round_games(config: TournamentConfig) -> int:
+    """The games of one round of a validated file: its tables times each deal's seatings
+    (round-robin: every ``seats`` of the bots; gauntlet: each candidate with every
+    ``seats - 1`` of the field; swiss: :func:`arena.tournament.swiss.table_count` tables)."""
+    seats, bots = config.seats, len(config.bots)
+    replays = math.factorial(seats) if config.seatings == "permutations" else seats
+    if config.format == SWISS:
+        return table_count(bots, seats) * replays
+    if config.format == "gauntlet":
+        return len(config.candidates) * math.comb(bots, seats - 1) * replays
+    return math.comb(bots, seats) * replays
 
 
 def _check_gauntlet(config: TournamentConfig, source: str) -> None:
@@ -345,6 +409,19 @@ def _max_faults(keys: _Keys) -> FaultLimit:
                               lambda v: v is None or v >= 1, "an integer >= 1, or null for no limit")
               for name in _FAULT_KEYS}
     return FaultLimit(**values)
+
+
+def _until(keys: _Keys) -> Until | None:
+    """``until``: a margin in sigmas (> 0) and a budget of games (>= 1, or null for none)."""
+    if not keys.has("until"):
+        return None
+    until = keys.sub("until", allowed=_UNTIL_KEYS)
+    return Until(
+        margin=until.take("margin", float, DEFAULT_MARGIN, lambda v: 0 < v <= MAX_MARGIN,
+                          f"a number of sigmas above 0, at most {MAX_MARGIN:g}"),
+        games=until.take("games", (int, type(None)), None, lambda v: v is None or v >= 1,
+                         "an integer >= 1, or null for no budget"),
+    )
 
 
 def _is_int(value: Any) -> bool:

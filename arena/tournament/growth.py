@@ -13,6 +13,16 @@ changed: the rules or rule settings, seats, seatings, format, seed, limits, a bo
 rounds. So is any change to a store written before tournaments could grow (its schedule
 numbers games tables first, so a new table or round would move every later game).
 
+An adaptive tournament (``until``, ``format: swiss``: :mod:`arena.tournament.adaptive`) decided
+at each stored round boundary to go on, from the games before it, so its stored games are kept
+only by a change after which it would still have gone on at every one of them: a change that
+stops it no sooner (:func:`adaptive_changes`): a higher ``until.games`` or ``until.margin``,
+``until`` taken out of a round-robin or gauntlet (it then plays every round), more rounds of a
+round-robin or gauntlet. Adding ``until``, lowering it, adding bots or a new version of a bot
+would change the rounds or where they stop, and is refused. A swiss tournament's rounds are
+drawn from its ratings, so only its ``until`` may change; the run then goes on from its stored
+games (:attr:`Verdict.note`).
+
 :func:`judge` compares; a :class:`Growth` says which stored tables stay and where they go
 (:meth:`Growth.table_map`) and words what will be played (:meth:`Growth.describe`).
 """
@@ -20,13 +30,15 @@ numbers games tables first, so a new table or round would move every later game)
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena.errors import ConfigError
 from arena.settings import show
-from arena.tournament.config import TournamentConfig, parse_config
+from arena.tournament.adaptive import course_of
+from arena.tournament.config import SWISS, TournamentConfig, parse_config
 from arena.tournament.schedule import ROUNDS_FIRST, Schedule
 
 _FIXED_KEYS = ("name", "rules", "seats", "format", "seatings", "seed")  # in canonical(), besides bots
@@ -59,6 +71,8 @@ class Growth:
     new: Schedule
     changed: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     added: tuple[str, ...] = ()
+    also: tuple[str, ...] = ()      # other changes the stored games survive (``until`` raised)
+    budget: int | None = None       # an adaptive tournament's: the most games it may play
 
     def table_map(self) -> dict[int, int]:
         """Old table index -> new table index, for every table whose stored games are kept."""
@@ -96,8 +110,11 @@ class Growth:
         if self.new.rounds > self.old.rounds:
             count = (len(self.new.tables) - with_new) * (self.new.rounds - self.old.rounds) * per_deal
             parts.append(f"rounds {self.old.rounds} -> {self.new.rounds}: {_games(count, 'new game')}")
+        parts.extend(self.also)
+        left = (f"{len(self.new) - kept:,} to play" if self.budget is None
+                else f"up to {max(0, self.budget - kept):,} more to play")
         return (f"tournament {self.name!r} grows: " + "; ".join(parts)
-                + f" ({kept:,} stored games kept, {len(self.new) - kept:,} to play)")
+                + f" ({kept:,} stored games kept, {left})")
 
 
 @dataclass(frozen=True)
@@ -106,11 +123,12 @@ class Verdict:
 
     refusals: tuple[str, ...] = ()
     growth: Growth | None = None
+    note: str | None = None     # a swiss tournament's ``until`` raised: it goes on, in words
 
     @property
     def same(self) -> bool:
         """True when nothing changed: the run resumes."""
-        return not self.refusals and self.growth is None
+        return not self.refusals and self.growth is None and self.note is None
 
 
 def judge(stored: StoredSetup, config: TournamentConfig, rules_snapshot: Mapping[str, Any],
@@ -137,6 +155,12 @@ def judge(stored: StoredSetup, config: TournamentConfig, rules_snapshot: Mapping
         return Verdict((f"{_change_words(old_config, config, changed)}, but its games were stored "
                         "before tournaments could grow (their ids follow the tables, not the "
                         "rounds), so none of them could be kept",))
+    refused, kept = adaptive_changes(old_config, config, changed)
+    if refused:
+        return Verdict(tuple(refused))
+    if config.format == SWISS:  # only its until changed: nothing stored moves
+        return Verdict(note=f"tournament {config.name!r} goes on: " + "; ".join(kept)
+                       + " (its stored games are kept)")
     old, new = Schedule.from_config(old_config), Schedule.from_config(config)
     gone = set(old.tables) - set(new.tables)
     if gone:
@@ -146,7 +170,43 @@ def judge(stored: StoredSetup, config: TournamentConfig, rules_snapshot: Mapping
         return Verdict(("the seatings of a deal changed (who holds the extra seats of a table "
                         "with fewer bots than seats)",))
     added = tuple(sorted(set(config.bot_names) - set(old_config.bot_names)))
-    return Verdict(growth=Growth(config.name, old, new, changed, added))
+    course = course_of(config)
+    return Verdict(growth=Growth(config.name, old, new, changed, added, tuple(kept),
+                                 None if course is None else course.budget))
+
+
+def adaptive_changes(old: TournamentConfig, new: TournamentConfig,
+                     changed: Mapping[str, tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """The changes to an adaptive tournament that its stored games do not survive (refusals),
+    and the ones they do (``until`` raised or taken out), one phrase each (see the module doc)."""
+    refused: list[str] = []
+    kept: list[str] = []
+    if old.until is None and new.until is None:
+        return refused, kept
+    if old.until is None:
+        refused.append("key 'until' added (the stored rounds were played without it, and it "
+                       "could have stopped before some of them)")
+    elif new.until is None:
+        kept.append("key 'until' taken out: every round is played")
+    else:
+        for key, before, after in (("margin", old.until.margin, new.until.margin),
+                                   ("games", old.until.games, new.until.games)):
+            low, high = (math.inf if before is None else before), (math.inf if after is None else after)
+            if high < low:
+                refused.append(f"key 'until.{key}' lowered ({_limit(before)} -> {_limit(after)}: "
+                               "it could have stopped before some of the stored games)")
+            elif high > low:
+                kept.append(f"key 'until.{key}' raised ({_limit(before)} -> {_limit(after)})")
+    if new.until is not None:
+        whose = "a swiss tournament's rounds are drawn" if new.format == SWISS else "its stops were decided"
+        added = sorted(set(new.bot_names) - set(old.bot_names))
+        if added:
+            refused.append(f"bots added ({', '.join(added)}): {whose} from the stored games "
+                           "without them")
+        for bot, (was, now) in sorted(changed.items()):
+            refused.append(f"bot {bot!r} changed (sha256 {was[:8]}.. -> {now[:8]}..): {whose} "
+                           "from its old games")
+    return refused, kept
 
 
 def stored_config(stored: StoredSetup) -> TournamentConfig | None:
@@ -217,6 +277,11 @@ def _rules_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
     shown = ", ".join(f"'{k}': {show(old.get(k))} -> {show(new.get(k))}" for k in keys[:3])
     more = f" and {len(keys) - 3} more" if len(keys) > 3 else ""
     return f"rule settings changed ({shown}{more})"
+
+
+def _limit(value: float | None) -> str:
+    """A margin or budget as a file writes it (``null``: none)."""
+    return "null" if value is None else show(value)
 
 
 def _games(count: int, word: str = "stored game") -> str:

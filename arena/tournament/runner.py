@@ -43,6 +43,13 @@ How it stays reproducible (the same stored results and rankings for any number o
   disqualification it must follow is played again, so the stored games are the same for any
   number of workers.
 
+Adaptive tournaments (``until``, ``format: swiss``: :mod:`arena.tournament.adaptive`) exist a
+round at a time: the hand-out stops at the end of the rounds made, and once every game of them
+is committed the run writes them and makes the next round from the store's ratings, or ends the
+tournament (separated, budget spent, or every round played: :attr:`RunReport.course`). So every
+round is made from the same games whatever the number of workers, and a resumed run first
+rebuilds its rounds from the stored games.
+
 Stopping: Ctrl-C (``KeyboardInterrupt``, also when raised by the ``progress`` callback) stops the
 workers at once (SIGTERM: each kills its bots), commits what had finished, and returns a report
 with ``interrupted=True``; running again resumes. A ``kill -9`` of the parent loses only the
@@ -77,7 +84,7 @@ import os
 import selectors
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -89,12 +96,14 @@ from arena.play.faults import Fault, FaultCode
 from arena.play.referee import seat_seed
 from arena.sandbox import BotSpec, check_isolation
 from arena.sandbox.contract import contract_problem
+from arena.tournament.adaptive import Course, CourseState, course_of
 from arena.tournament.config import TournamentConfig
 from arena.tournament.discipline import NEVER, Discipline
 from arena.tournament.errors import ConfigChangedError, StoreWriteError
 from arena.tournament.lock import run_lock
 from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule
+from arena.tournament.separation import separation
 from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
 from arena.tournament.setup import config_text as config_text_of
 from arena.tournament.store import Opening, Store, results_path
@@ -179,7 +188,11 @@ class Leader:
 
 @dataclass(frozen=True)
 class Progress:
-    """A snapshot for a live display, sent at most every :data:`TICK_S` seconds (and at the end)."""
+    """A snapshot for a live display, sent at most every :data:`TICK_S` seconds (and at the end).
+
+    In an adaptive tournament ``total`` is its budget (the most games it may play) and
+    ``course`` says how far its ranking is from separated, measured on the live ratings.
+    """
 
     tournament: str
     total: int
@@ -190,6 +203,7 @@ class Progress:
     elapsed: float
     leaders: tuple[Leader, ...]
     notice: str | None = None
+    course: CourseState | None = None   # an adaptive tournament's rounds, its live separation
 
     @property
     def done(self) -> int:
@@ -217,6 +231,10 @@ class RunReport:
     none), this run or the first one. ``growth`` says how a changed tournament grew (what was
     kept and what was left to play), ``None`` when it did not; ``parent_cpu_s`` is the CPU time
     the parent process spent (its threads included) while the games were played.
+
+    An adaptive tournament (:mod:`arena.tournament.adaptive`) has a ``course``: its rounds, the
+    separation of the ranking of its stored games and why it ended (``course.end``, None while
+    it goes on). Its ``total`` is the games it ended with, or its budget while it goes on.
     """
 
     tournament: str
@@ -235,6 +253,7 @@ class RunReport:
     seed_drawn: bool = False
     growth: str | None = None
     parent_cpu_s: float = 0.0
+    course: CourseState | None = None
 
     @property
     def parent_ms_per_game(self) -> float | None:
@@ -243,7 +262,9 @@ class RunReport:
 
     @property
     def complete(self) -> bool:
-        """True when no game is left to play."""
+        """True when no game is left to play (an adaptive tournament: it has ended)."""
+        if self.course is not None and self.course.end is None:
+            return False
         return self.stored + self.skipped == self.total
 
     @property
@@ -392,10 +413,13 @@ class _Run:
                  notice: str | None = None) -> None:
         self.plan, self.store, self.progress, self.on_game = plan, store, progress, on_game
         self.name = plan.config.name
-        self.schedule = Schedule.from_config(plan.config, store.layout)
-        self.total = len(self.schedule)
+        self.course = course_of(plan.config)    # None: the whole schedule exists from the start
+        self.schedule: Schedule | Course = (Schedule.from_config(plan.config, store.layout)
+                                            if self.course is None else self.course)
+        self.total = len(self.schedule)         # the games that exist (so far, when adaptive)
         self.done = store.done_game_ids()
-        self.budget = max_games if max_games is not None else self.total
+        most = self.total if self.course is None else self.course.budget
+        self.budget = max_games if max_games is not None else most  # games this run may hand out
         self.trusted = trusted
         self.origins = origins
         self.discipline = Discipline(plan.config.max_faults if disqualify else NEVER)
@@ -414,7 +438,9 @@ class _Run:
         self.last_tick = self.flushed = self.started
         self._notice: str | None = notice
         self._replay_stored()
-        self.workers = max(1, min(workers, self._left(workers), self.budget))
+        # an adaptive tournament's rounds to come need workers too, not only this round's rest
+        left = self._left(workers) if self.course is None else self.course.budget - len(self.done)
+        self.workers = max(1, min(workers, left, self.budget))
 
     # -- state from the store --------------------------------------------------------------
 
@@ -424,10 +450,15 @@ class _Run:
         The stored games are the first ones of the schedule, except in a grown tournament:
         there, those after its first game still to play are kept aside and counted only when
         the commits reach them (:meth:`_advance`), each checked against the disqualifications of
-        the games before it, as a game just played is.
+        the games before it, as a game just played is. An adaptive tournament's rounds are
+        rebuilt from its stored games (:meth:`~arena.tournament.adaptive.Course.replay`).
         """
+        records: Iterable[GameRecord] = self.store.games(moves=False)
+        if self.course is not None:  # its rounds are made again from the stored games first
+            records = self.course.replay(records)
+            self.total = len(self.course)
         first_missing = next((g for g in range(self.total) if g not in self.done), self.total)
-        for record in self.store.games(moves=False):
+        for record in records:
             if record.game_id < first_missing:
                 self._count(record, live=False)
             else:
@@ -517,8 +548,13 @@ class _Run:
             raise _refusal(refused, origins)
 
     def _loop(self, pool: _Pool) -> None:
-        log.info("tournament %s: %d games, %d stored, %d workers", self.name, self.total,
-                 len(self.done), self.workers)
+        if self.course is None:
+            log.info("tournament %s: %d games, %d stored, %d workers", self.name, self.total,
+                     len(self.done), self.workers)
+        else:
+            log.info("tournament %s (%s, until %g sigma or %d games): round %d, %d games stored, "
+                     "%d workers", self.name, self.plan.config.format, self.course.until.margin,
+                     self.course.budget, len(self.course.rounds), len(self.done), self.workers)
         self._dispatch(pool)
         while self.in_flight:
             messages = pool.receive(timeout=TICK_S)
@@ -526,12 +562,17 @@ class _Run:
                 self._handle(message)
             self._dispatch(pool)
             self._notify()
-            if messages:
-                time.sleep(self.pace.nap())  # results gather meanwhile: one wake-up, several games
+            if messages and self.next_dispatch < self.total:
+                # results gather meanwhile: one wake-up, several games (not at the end of an
+                # adaptive round, where the workers wait for the next one to be made)
+                time.sleep(self.pace.nap())
 
     def _dispatch(self, pool: _Pool) -> None:
         """Hand out games to play again first, then new ones in schedule order, within the
-        queue and lookahead limits."""
+        queue and lookahead limits (an adaptive tournament's next round once every game of the
+        rounds before is committed)."""
+        if self.next_commit == self.total:
+            self._open_round()
         queue = self.pace.queue()
         while self.again and pool.has_room(queue):
             self._send(pool, self.again.pop(0))
@@ -544,6 +585,36 @@ class _Run:
                 continue  # stored, or being played again already
             self._send(pool, gid)
             self.budget -= 1
+
+    def _open_round(self) -> None:
+        """At a round boundary of an adaptive tournament (every game made so far committed):
+        write them, then make the next round from the ratings of all of them, or end it.
+
+        The ratings are the store's, which now hold every game in order: the ones a resumed
+        run rebuilds its rounds from (:meth:`~arena.tournament.adaptive.Course.replay`). The
+        round is made even when this run may play no more (``max_games``), so a run that stops
+        at a boundary where the tournament ends says it ended.
+        """
+        if self.course is None or self.course.end is not None:
+            return
+        self._flush()
+        summary = self.store.kept_summary()
+        if summary is None or summary.next_id != self.total:
+            summary = self.store.summary()
+        made = self.course.next_round(summary.rating)
+        self.total = len(self.course)
+        state = self.course.state
+        closest = state.separation.closest
+        gap = "" if closest is None else (f", closest {closest.upper}-{closest.lower} "
+                                          f"{closest.z:.2f} sigma (margin {state.margin:g})")
+        measured = (f"{state.separation.pairs_apart}/{len(state.separation.gaps)} neighbouring "
+                    f"pairs apart{gap}")
+        if made:
+            log.info("round %d made (games %d..%d): %s", state.rounds,
+                     self.total - self.course.round_size, self.total - 1, measured)
+        elif state.end is not None:
+            log.info("tournament ended (%s) after %d rounds, %d games: %s", state.end.value,
+                     state.rounds, state.games, measured)
 
     def _send(self, pool: _Pool, gid: int) -> None:
         """Give one game to a worker, with the seats out as of now."""
@@ -653,13 +724,23 @@ class _Run:
             return
         self.last_tick = now
         notice, self._notice = self._notice, None
+        lines = self._lines()
         self.progress(Progress(
-            self.name, self.total, self.stored, 0, self.played, self.faulty_games,
-            now - self.started, self.leaders(), notice,
+            self.name, self._goal(), self.stored, 0, self.played, self.faulty_games,
+            now - self.started, tuple(lines[:TOP]), notice, self._course_state(lines),
         ))
 
-    def leaders(self, count: int = TOP) -> tuple[Leader, ...]:
-        """The current top of the live table (see :class:`Leader`)."""
+    def _course_state(self, lines: list[Leader]) -> CourseState | None:
+        """An adaptive tournament's state with the separation of the live ratings (those of
+        every stored game: at a round boundary, the ones its rounds are judged on)."""
+        if self.course is None:
+            return None
+        live = separation([(x.bot, x.mu, x.sigma) for x in lines], self.course.until.margin)
+        return self.course.state.with_separation(live)
+
+    def _lines(self) -> list[Leader]:
+        """Every bot's line of the live table (see :class:`Leader`), in the rankings' order: the
+        first :data:`TOP` are the live top, all of them the ranking the live separation measures."""
         summary = self.store.kept_summary() or Summary()  # none while stale: the prior
         lines = []
         for bot, t in self.tallies.items():
@@ -667,15 +748,23 @@ class _Run:
             lines.append(Leader(bot, t.games, t.wins, t.place_sum, t.faults,
                                 self.discipline.is_out(bot), rating.mu, rating.sigma))
         lines.sort(key=Leader.sort_key)
-        return tuple(lines[:count])
+        return lines
+
+    def _goal(self) -> int:
+        """The games of the tournament: all of them; an adaptive one's once it has ended,
+        its budget while it goes on."""
+        if self.course is None or self.course.end is not None:
+            return self.total
+        return self.course.budget
 
     def _report(self, interrupted: bool) -> RunReport:
         return RunReport(
             tournament=self.name, store_path=self.store.path, log_path=Path(),
-            total=self.total, stored=self.store.game_count(), skipped=0,
+            total=self._goal(), stored=self.store.game_count(), skipped=0,
             played=self.played, elapsed=time.monotonic() - self.started, workers=self.workers,
             disqualified=dict(self.store.disqualified()), interrupted=interrupted,
             parent_cpu_s=time.process_time() - self.cpu_started,
+            course=self._course_state(self._lines()),
         )
 
 

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from arena.errors import ConfigError
-from arena.tournament.config import MAX_SEED, TournamentConfig
+from arena.tournament.config import MAX_SEED, SWISS, TournamentConfig
 
 
 ROUNDS_FIRST = "rounds-first"   # the layout of every new tournament (see the module docstring)
@@ -151,7 +151,14 @@ class Schedule:
 
     @classmethod
     def from_config(cls, config: TournamentConfig, layout: str = ROUNDS_FIRST) -> Schedule:
-        """The schedule that ``config`` describes; its seed must be settled (not ``None``)."""
+        """The schedule that ``config`` describes; its seed must be settled (not ``None``).
+
+        A swiss tournament has none: its rounds are made one at a time, from the ratings
+        (:class:`arena.tournament.adaptive.Course`).
+        """
+        if config.format == SWISS:
+            raise ConfigError(f"tournament {config.name!r} is a swiss tournament: its rounds are "
+                              "made one at a time from the ratings, not scheduled in advance")
         if config.seed is None:
             raise ConfigError(f"tournament {config.name!r} has no seed yet: draw one "
                               "(arena.tournament.setup.settle_seed) before scheduling it")

@@ -20,7 +20,8 @@ sums), which the rankings read instead of re-rating every game.
   transaction is rolled back, so no stored result is damaged and the store stays usable.
 * :meth:`Store.init_tournament` resumes the same tournament, grows a changed one whose stored
   games stay valid (more bots, more rounds, a new version of a bot: :mod:`arena.tournament.growth`
-  keeps them, renumbered to the grown schedule, and drops the changed bots' games), and refuses
+  keeps them, renumbered to the grown schedule, and drops the changed bots' games; an adaptive
+  tournament whose ``until`` was raised goes on from them), and refuses
   (:class:`ConfigChangedError`, naming what changed) to mix results of a different
   configuration; ``restart=True`` first copies the whole file to ``<name>.<UTC time>.sqlite``
   beside it, then clears it.
@@ -243,6 +244,10 @@ class Store:
                     f"different setup ({'; '.join(verdict.refusals)}); restart it (the old results "
                     "are archived) or use another name"
                 )
+            if verdict.note is not None:  # a swiss tournament goes on: its new identity
+                with self._transaction("record the tournament"):
+                    self._identity(config, config_text, rules_json, bot_versions, seed_drawn)
+                return Opening(growth=verdict.note)
             if verdict.growth is None:
                 return Opening()  # the same tournament: resume it
             told = verdict.growth.describe(self._stored_per_table(verdict.growth))

@@ -12,8 +12,9 @@ import pytest
 
 from arena.errors import ArenaError, ConfigError
 from arena.sandbox import Limits
-from arena.tournament.config import load_config, parse_config
+from arena.tournament.config import Until, load_config, parse_config
 from arena.tournament.discipline import FaultLimit
+from arena.tournament.separation import DEFAULT_MARGIN
 
 FULL = textwrap.dedent(
     """\
@@ -78,7 +79,7 @@ def test_the_documented_seats_message():
         ("rounds: 0\nbots: [a, b, c, d]", "rounds"),
         ("seed: -1\nbots: [a, b, c, d]", "seed"),
         ("seed: '7'\nbots: [a, b, c, d]", "seed"),
-        ("format: swiss\nbots: [a, b, c, d]", "format"),
+        ("format: ladder\nbots: [a, b, c, d]", "format"),
         ("seatings: all\nbots: [a, b, c, d]", "seatings"),
         ("workers: 0\nbots: [a, b, c, d]", "workers"),
         ("workers: many\nbots: [a, b, c, d]", "workers"),
@@ -117,6 +118,19 @@ def test_the_documented_seats_message():
         ("bots: [a, b, c, d]\nmax_faults: {total: 2.5}", "max_faults.total"),
         ("bots: [a, b, c, d]\nmax_faults: {total: yes}", "max_faults.total"),
         ("bots: [a, b, c, d]\nmax_faults: 3", "max_faults"),
+        ("bots: [a, b, c, d]\nuntil: 1.5", "until"),
+        ("bots: [a, b, c, d]\nuntil: {margn: 1.5}", "until.margn"),
+        ("bots: [a, b, c, d]\nuntil: {margin: 0}", "until.margin"),
+        ("bots: [a, b, c, d]\nuntil: {margin: 11}", "until.margin"),
+        ("bots: [a, b, c, d]\nuntil: {margin: .inf}", "until.margin"),
+        ("bots: [a, b, c, d]\nuntil: {games: 0}", "until.games"),
+        ("bots: [a, b, c, d]\nuntil: {games: 10.5}", "until.games"),
+        ("bots: [a, b, c, d]\nuntil: {games: 3}", "until.games"),          # one round: 4 games
+        ("bots: [a, b, c, d]\nformat: swiss", "until"),
+        ("bots: [a, b, c, d]\nformat: swiss\nuntil: {margin: 2}", "until.games"),
+        ("bots: [a, b, c, d]\nformat: swiss\nrounds: 5\nuntil: {games: 40}", "rounds"),
+        ("bots: [a, b, c]\nformat: swiss\nuntil: {games: 40}", "seats"),
+        ("bots: [a, b, c, d]\nformat: swiss\ncandidates: [e]\nuntil: {games: 40}", "candidates"),
     ],
 )
 def test_each_error_names_file_and_key(text, key):
@@ -146,7 +160,7 @@ def test_a_limit_error_says_what_the_sandbox_takes():
     ("bots: [a, b, c, d]\nrouns: 3", "demo.yaml: key 'rouns': unknown key (did you mean 'rounds'?)"),
     ("bots: [a, b, c, d]\ncolour: red",
      "demo.yaml: key 'colour': unknown key (known: bots, candidates, format, limits, max_faults, "
-     "name, rounds, rules, seatings, seats, seed, workers)"),
+     "name, rounds, rules, seatings, seats, seed, until, workers)"),
     ("bots: [a, b, c, d]\nmax_faults: {in_row: 3}",
      "demo.yaml: key 'max_faults.in_row': unknown key (did you mean 'in_a_row'?)"),
 ])
@@ -284,3 +298,23 @@ def test_config_hash_is_stable_across_processes(tmp_path):
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         hashes.add(out.stdout.strip())
     assert hashes == {load_config(path).config_hash}
+
+
+def test_until_makes_any_format_adaptive_and_joins_the_hash_only_when_written():
+    plain = parse("bots: [a, b, c, d]\nrounds: 10")
+    adaptive = parse("bots: [a, b, c, d]\nrounds: 10\nuntil: {margin: 2, games: 400}")
+    assert (plain.until, plain.adaptive, "until" not in plain.canonical()) == (None, False, True)
+    assert adaptive.until == Until(margin=2.0, games=400) and adaptive.adaptive
+    assert adaptive.canonical()["until"] == {"margin": 2.0, "games": 400}
+    assert adaptive.config_hash != plain.config_hash
+    # written empty, it stops at the default margin, with no budget but the schedule's
+    assert parse("bots: [a, b, c, d]\nuntil: {}").until == Until(DEFAULT_MARGIN, None)
+
+
+def test_a_swiss_file_needs_a_budget_and_takes_no_rounds():
+    config = parse("bots: [a, b, c, d, e]\nformat: swiss\nuntil: {games: 16}")
+    assert (config.format, config.until, config.adaptive) == ("swiss", Until(DEFAULT_MARGIN, 16), True)
+    with pytest.raises(ConfigError) as err:
+        parse("bots: [a, b, c, d, e]\nformat: swiss\nuntil: {games: 7}")
+    # five bots at four seats: two tables (three bots play twice), 4 rotations each
+    assert str(err.value) == "demo.yaml: key 'until.games': 7 is less than one round, which plays 8 games"

@@ -7,9 +7,11 @@ from collections.abc import Callable, Mapping
 
 from arena.engine.outcome import OutcomeReason
 from arena.play.faults import FaultCode
+from arena.tournament.adaptive import Course
 from arena.tournament.config import TournamentConfig, parse_config
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.schedule import Schedule
+from arena.tournament.skill import Ratings
 
 Play = Callable[..., list[GameRecord]]
 
@@ -38,6 +40,23 @@ def play_synthetic(
             if faulty and rng.random() < faulty.get(b, 0.0)
         )
         records.append(_record(game, perf, faults))
+    return records
+
+
+def play_course(course: Course, skills: Mapping[str, float], seed: int = 1,
+                noise: float = 2.0) -> list[GameRecord]:
+    """Play an adaptive tournament to its end as the runner does, a round at a time, each game
+    with Gaussian performances (as :func:`play_synthetic`); the next round is made from the
+    ratings of every game before it."""
+    ratings = Ratings()
+    records: list[GameRecord] = []
+    while course.next_round(ratings.rating):
+        for game_id in range(len(records), len(course)):
+            game = course[game_id]
+            rng = random.Random(f"{seed}:{game.game_id}")
+            perf = {s: round(skills[b] + rng.gauss(0, noise)) for s, b in enumerate(game.table)}
+            records.append(_record(game, perf, ()))
+            ratings.add(records[-1])
     return records
 
 
