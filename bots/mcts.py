@@ -29,7 +29,11 @@ from arena.engine.cards import RANK_OF
 from arena.engine.determinize import Determinizer
 from arena.engine.playout import random_playout, results
 
-WALL_SHARE = 2.0  # stop at this many times the CPU budget in wall time too (a loaded machine)
+# Stop at this many times the CPU budget in wall time too: on a loaded machine a move's CPU
+# budget can take far longer than itself, and the sandbox's wall watchdog (three times the move
+# limit, 3 s by default) must never be reached. Four times 300 ms keeps the search's strength
+# on a busy machine (the CPU budget is what binds) and stays well inside the watchdog.
+WALL_SHARE = 4.0
 
 
 class Node:
