@@ -48,6 +48,17 @@ def test_the_swiss_ladder_is_a_valid_adaptive_tournament_of_shipped_bots() -> No
     assert (course.tables_per_round, course.round_size, course.budget) == (2, 8, 4000)
 
 
+def test_the_ladder_seats_the_four_built_in_bots_at_one_table_until_they_are_apart() -> None:
+    config = load_config(ROOT / "tournaments" / "ladder.yaml")
+    assert sorted(e.name for e in config.bots) == ["greedy", "heuristic", "mcts", "random"]
+    assert (config.seats, config.format, config.until) == (4, "round-robin", Until(1.5, 8000))
+    workspace = Workspace(ROOT)
+    for entry in config.bots:
+        assert workspace.resolve_entry(entry.spec, [ROOT]).path.is_file()
+    # one table of four, each deal in its four rotations: a round of 4 games (its comment)
+    assert (Course(config).tables_per_round, Course(config).round_size) == (1, 4)
+
+
 def test_the_sample_position_replays_to_the_end_of_its_moves() -> None:
     position = load_position(ROOT / "tournaments" / "sample-position.yaml")
     for move in position.moves:
