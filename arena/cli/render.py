@@ -1167,6 +1167,7 @@ def render_report(console: Console, report: RunReport) -> None:
                   f"this run played {report.played} in {report.elapsed:.1f}s")
     console.print(f"{report.games_per_s:.1f} games/s with {report.workers} worker"
                   + ("s" if report.workers != 1 else "")
+                  + ("" if report.cluster is None else f" on {report.cluster}")
                   + ("" if report.parent_ms_per_game is None
                      else f"; parent CPU {report.parent_ms_per_game:.2f} ms/game"))
     console.print(f"log: {report.log_path}")  # a line of its own: a path can be long
