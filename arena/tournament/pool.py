@@ -53,6 +53,7 @@ class Backend(Protocol):
     """
 
     workers: int   # how many games the backend plays at once
+    batches: int   # how many times :meth:`send` was called
 
     def __enter__(self) -> Backend: ...
 
@@ -116,6 +117,7 @@ class LocalPool:
     def __init__(self, setups: list[WorkerSetup], name: str, pace: Pace) -> None:
         self.pace = pace
         self.workers = len(setups)
+        self.batches = 0
         self.ctx = multiprocessing.get_context("spawn")
         self.log_queue = self.ctx.Queue()
         self.listener = logging.handlers.QueueListener(self.log_queue, _Forward())
@@ -161,6 +163,7 @@ class LocalPool:
 
     def send(self, jobs: Sequence[Job]) -> None:
         """Give each job to the least loaded worker."""
+        self.batches += 1
         for job in jobs:
             worker = min(range(len(self.conns)), key=self.load.__getitem__)
             self.conns[worker].send(job)

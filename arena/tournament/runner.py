@@ -210,8 +210,8 @@ class RunReport:
     none), this run or the first one. ``growth`` says how a changed tournament grew (what was
     kept and what was left to play), ``None`` when it did not; ``parent_cpu_s`` is the CPU time
     the parent process spent (its threads included) while the games were played; ``cluster``
-    the address of the Dask cluster that played them (``workers``: its worker threads), ``None``
-    for the local pool.
+    the address of the Dask cluster that played them (``workers``: its worker threads, and
+    ``batches`` the batches it was sent), ``None`` for the local pool.
     """
 
     tournament: str
@@ -231,6 +231,7 @@ class RunReport:
     growth: str | None = None
     parent_cpu_s: float = 0.0
     cluster: str | None = None
+    batches: int = 0
 
     @property
     def parent_ms_per_game(self) -> float | None:
@@ -434,6 +435,7 @@ class _Run:
         self.kept: dict[int, GameRecord] = {}  # stored after a game still to play (grown)
         self.batch: list[GameRecord] = []  # committed, in schedule order, not yet written
         self.pace = Pace()
+        self.batches = 0
         self.started = time.monotonic()
         self.cpu_started = time.process_time()
         self.last_tick = self.flushed = self.started
@@ -487,6 +489,8 @@ class _Run:
                         log.warning("interrupted: stopping the workers")
                         pool.stop()
                         self._drain(pool)
+                    finally:
+                        self.batches = pool.batches
             finally:
                 with sigint_ignored():
                     self._flush()  # every committed game is written, whatever stopped the run
@@ -722,7 +726,7 @@ class _Run:
             total=self.total, stored=self.store.game_count(), skipped=0,
             played=self.played, elapsed=time.monotonic() - self.started, workers=self.workers,
             disqualified=dict(self.store.disqualified()), interrupted=interrupted,
-            parent_cpu_s=time.process_time() - self.cpu_started,
+            parent_cpu_s=time.process_time() - self.cpu_started, batches=self.batches,
         )
 
 

@@ -6,7 +6,6 @@ receives a changed bot refuses the run; a game that arrives twice is stored once
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import signal
@@ -16,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client
 
 from process_helpers import bot_processes, command_line, wait_until_gone
 from test_runner import stored as stored_exactly
 from arena.tournament import runner
+from arena.tournament.cluster import local_cluster
 from arena.tournament.errors import TournamentError
 from arena.tournament.pool import LocalPool, Message
 from arena.tournament.replay import open_results
@@ -35,10 +35,7 @@ BREAKS = HERE / "bots" / "breaks_later.py"
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Client]:
     """Two worker processes of one thread each, as ``--cluster local:2`` starts them."""
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None, silence_logs=logging.ERROR,
-                      preload=["arena.tournament.cluster_worker"]) as local, \
-            Client(local, set_as_default=False) as client:
+    with local_cluster(2) as local, Client(local, set_as_default=False) as client:
         yield client
 
 
