@@ -22,7 +22,7 @@ where the games are played changes. The parent process still writes the store al
   ``distributed.scheduler.allowed-failures`` workers (3): the run stops with one line.
 * ``local:N`` starts a ``LocalCluster`` of N worker processes of one thread each on this machine
   (the scheduler in this process; the workers ignore Ctrl-C, which stops the run here, and
-  print only errors), and stops it at the end of the run.
+  print nothing: a failed batch is the run's one error line), and stops it at the end of the run.
 
 At the end of a run (or a stop) every worker closes the run's bots
 (:func:`~arena.tournament.cluster_worker.retire`). Dask's own warnings (a worker lost, a
@@ -86,14 +86,17 @@ QUIET = {
 
 def local_cluster(workers: int) -> Any:
     """A ``LocalCluster`` of ``workers`` one-thread worker processes, as ``local:N`` starts it:
-    on 127.0.0.1 only, no dashboard, the workers quiet (:data:`QUIET`, only errors on their
+    on 127.0.0.1 only, no dashboard, the workers quiet (:data:`QUIET`, nothing on their
     stderr) and deaf to Ctrl-C (:func:`~arena.tournament.cluster_worker.dask_setup`)."""
     distributed = require_dask()
     dask = importlib.import_module("dask")
     with dask.config.set(QUIET):  # the nannies keep it for every worker they start
         return distributed.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-            dashboard_address=None, silence_logs=logging.ERROR,
+            dashboard_address=None, silence_logs=logging.CRITICAL,
+            # no dashboard; the scheduler's HTTP endpoints on a free port of 127.0.0.1 (8787,
+            # Dask's own, may be another cluster's)
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             preload=["arena.tournament.cluster_worker"])
 
 
@@ -111,6 +114,7 @@ class DaskPool:
         self.done: queue.SimpleQueue[Any] = queue.SimpleQueue()   # futures as they finish
         self.batches = 0
         self.counted = 0.0   # when the worker threads were last counted
+        self.alone_since: float | None = None   # since when the cluster has had no worker
         self.quiet = _DaskLogs()
         self._stopped = False
 
@@ -203,12 +207,37 @@ class DaskPool:
                 messages += self._take(future)
                 future = self.done.get_nowait()
         except queue.Empty:
+            if not messages:
+                self._watch_workers()
             return messages
+
+    def _watch_workers(self) -> None:
+        """Stop the run when the cluster has had no worker for :data:`WAIT_S` (the games would
+        wait for ever), or when the scheduler cannot be reached."""
+        try:
+            self._count_threads()
+        except OSError as exc:
+            raise TournamentError(f"cluster {self.address}: the scheduler is gone "
+                                  f"({_first_line(exc)}); finished games are kept, run again "
+                                  "to resume") from None
+        if self.workers:
+            self.alone_since = None
+        elif self.alone_since is None:
+            self.alone_since = time.monotonic()
+        elif time.monotonic() - self.alone_since > WAIT_S:
+            raise TournamentError(f"cluster {self.address}: no worker for {WAIT_S:.0f} s; "
+                                  "finished games are kept, run again to resume")
 
     def _take(self, future: Any) -> list[Message]:
         """A finished batch's messages (its log records go to the tournament log)."""
-        if self.pending.pop(future.key, None) is None or future.status == "cancelled":
+        if self.pending.pop(future.key, None) is None:
             return []
+        if future.status == "cancelled":
+            if self._stopped:
+                return []
+            raise TournamentError(f"cluster {self.address}: a batch was dropped (the scheduler "
+                                  "restarted or lost track of it); finished games are kept, run "
+                                  "again to resume")
         if future.status == "error":
             raise _failure(future.exception())
         batch: Batch = future.result()

@@ -16,9 +16,10 @@ pinned to one CPU, leased per worker process (:func:`_cpu`), so a bot sees one C
 anywhere else. Bots run confined unless the run is trusted; a worker that cannot confine them
 refuses the run (:func:`~arena.sandbox.check_isolation`).
 
-A desk ends when the parent retires the run (:func:`retire`, at the end of every run), or
-after :data:`IDLE_S` without a batch (a parent that died cannot retire it): its bots are
-killed and its files deleted.
+A desk ends when the parent retires the run (:func:`retire`, at the end of every run, or at
+a stop: a batch already under way when its cancel arrives then plays nothing), or after
+:data:`IDLE_S` without a batch (a parent that died cannot retire it): its bots are killed and
+its files deleted.
 """
 
 from __future__ import annotations
@@ -72,7 +73,10 @@ def play_batch(shipment: Shipment, jobs: list[Job]) -> Batch:
 
     worker = str(get_worker().name)
     started = time.perf_counter()
-    messages = _desk(shipment, worker).play(jobs)
+    desk = _desk(shipment, worker)
+    if desk is None:  # the run has ended: a batch that started before its cancel arrived
+        return Batch(worker, [])
+    messages = desk.play(jobs)
     logs = _LOGS.drain(_thread_name(shipment.run))
     for record in logs:
         record["processName"] = f"cluster-worker-{worker}"
@@ -89,6 +93,7 @@ def dask_setup(worker: Any) -> None:
 def retire(run: str) -> None:
     """End the run's desk on this worker (see the module doc); nothing if it has none."""
     with _LOCK:
+        _RETIRED.add(run)
         desk = _DESKS.pop(run, None)
     if desk is not None:
         desk.retire()
@@ -190,12 +195,16 @@ class _Desk:
 
 _LOCK = threading.Lock()
 _DESKS: dict[str, _Desk] = {}
+_RETIRED: set[str] = set()   # runs that ended: a late batch of theirs starts no bots
 
 
-def _desk(shipment: Shipment, worker: str) -> _Desk:
-    """The desk of ``shipment``'s run, made at its first batch on this worker process."""
+def _desk(shipment: Shipment, worker: str) -> _Desk | None:
+    """The desk of ``shipment``'s run, made at its first batch on this worker process;
+    ``None`` once the run is retired."""
     _LOGS.attach()
     with _LOCK:
+        if shipment.run in _RETIRED:
+            return None
         desk = _DESKS.get(shipment.run)
         if desk is None or desk.closed:
             desk = _DESKS[shipment.run] = _Desk(shipment, worker)
