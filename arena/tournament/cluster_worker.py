@@ -32,7 +32,6 @@ import shutil
 import signal
 import tempfile
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,14 +50,12 @@ CPU_LEASES = "arena-cpu-leases"   # a folder of the temp dir: one lock file per 
 
 @dataclass(frozen=True)
 class Batch:
-    """What one :func:`play_batch` task returns: the worker's messages (as a local worker's),
-    the ``arena`` log records written meanwhile (as :func:`logging.makeLogRecord` takes them),
-    and the wall time the batch took on the worker."""
+    """What one :func:`play_batch` task returns: the worker's messages (as a local worker's)
+    and the ``arena`` log records written meanwhile (as :func:`logging.makeLogRecord` takes them)."""
 
     worker: str
     messages: list[Message]
     logs: list[dict[str, Any]] = field(default_factory=list)
-    seconds: float = 0.0
 
 
 def carry(shipment: Shipment) -> Shipment:
@@ -72,7 +69,6 @@ def play_batch(shipment: Shipment, jobs: list[Job]) -> Batch:
     from distributed import get_worker
 
     worker = str(get_worker().name)
-    started = time.perf_counter()
     desk = _desk(shipment, worker)
     if desk is None:  # the run has ended: a batch that started before its cancel arrived
         return Batch(worker, [])
@@ -80,7 +76,7 @@ def play_batch(shipment: Shipment, jobs: list[Job]) -> Batch:
     logs = _LOGS.drain(_thread_name(shipment.run))
     for record in logs:
         record["processName"] = f"cluster-worker-{worker}"
-    return Batch(worker, messages, logs, time.perf_counter() - started)
+    return Batch(worker, messages, logs)
 
 
 def dask_setup(worker: Any) -> None:
