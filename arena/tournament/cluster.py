@@ -18,8 +18,9 @@ where the games are played changes. The parent process still writes the store al
 * A worker that dies (or is killed) loses its batches; the scheduler plays them again on
   another worker, and the batch's result arrives once. The runner also ignores any result for a
   game it does not expect (already stored, or already in hand), so a batch played twice can
-  never store a game twice. Dask gives up on a batch after it has killed
-  ``distributed.scheduler.allowed-failures`` workers (3): the run stops with one line.
+  never store a game twice. Dask gives up on a batch whose workers died more often than
+  ``distributed.scheduler.allowed-failures`` (3): the run stops with one line, as it does when
+  the cluster has had no worker for :data:`WAIT_S` or its scheduler is gone.
 * ``local:N`` starts a ``LocalCluster`` of N worker processes of one thread each on this machine
   (the scheduler in this process; the workers ignore Ctrl-C, which stops the run here, and
   print nothing: a failed batch is the run's one error line), and stops it at the end of the run.
@@ -76,11 +77,15 @@ def require_dask() -> Any:
 # cores: the parent's scheduler and nannies 6% of a core, each worker 4%; with these, 1% and
 # 0.5%). The workers' sampling profiler matters most: every 10 ms it takes the GIL from the
 # referee's thread to walk its stack.
+# The nannies would also set numpy's thread counts and glibc's malloc trim threshold in this
+# process's environment, hence the workers': unset, a worker has a local worker's environment.
 QUIET = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "500ms",            # event-loop health checks (20ms)
     "distributed.admin.system-monitor.interval": "2s",     # CPU and memory samples (500ms)
     "distributed.worker.memory.monitor-interval": "1s",    # the nanny's memory watch (100ms)
+    **{f"distributed.nanny.pre-spawn-environ.{name}": None for name in (
+        "MALLOC_TRIM_THRESHOLD_", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")},
 }
 
 

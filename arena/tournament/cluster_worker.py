@@ -11,9 +11,11 @@ files (:func:`~arena.tournament.shipment.unpack`, once) and one thread that owns
 in a local worker. That thread matters for isolation: a bot's template gets SIGKILL when the
 thread that started it ends (``PR_SET_PDEATHSIG`` follows the forking thread), so the bots
 must not belong to a thread of Dask's pool; the player's thread lives until the run retires
-it, and dies with the worker process (its bots then die with it). The thread and the bots are
-pinned to one CPU, leased per worker process (:func:`_cpu`), so a bot sees one CPU here as
-anywhere else. Bots run confined unless the run is trusted; a worker that cannot confine them
+it, and dies with the worker process (its bots then die with it). The worker process (every
+thread of it, Dask's included) and the bots are pinned to one CPU, leased per worker process
+(:func:`_cpu`), as a local worker pins itself: Dask's own wake-ups then land on the worker's
+CPU, not on a neighbour's game (measured: games took 10% longer with only the playing thread
+pinned), and a bot sees one CPU here as anywhere else. Bots run confined unless the run is trusted; a worker that cannot confine them
 refuses the run (:func:`~arena.sandbox.check_isolation`).
 
 A desk ends when the parent retires the run (:func:`retire`, at the end of every run, or at
@@ -136,7 +138,7 @@ class _Desk:
 
     def _serve(self) -> None:
         if self.setup.cpu is not None:
-            os.sched_setaffinity(0, {self.setup.cpu})  # this thread: the referee's
+            _pin_process(self.setup.cpu)
         log.info("cluster worker %s plays run %s (pid %d, cpu %s%s)", self.worker, self.run[:12],
                  os.getpid(), self.setup.cpu, ", trusted bots" if self.setup.trusted else "")
         player: Player | None = None
@@ -249,6 +251,16 @@ _LOGS = _Logs()
 _CPU_LOCK = threading.Lock()
 _CPU: list[int] = []   # this process's leased CPU, once leased
 _LEASE_FDS: list[int] = []
+
+
+def _pin_process(cpu: int) -> None:
+    """Pin every thread of this process to ``cpu`` (threads started later inherit it from the
+    thread that starts them)."""
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setaffinity(int(tid), {cpu})
+        except OSError:  # a thread that ended meanwhile
+            continue
 
 
 def _cpu() -> int | None:
