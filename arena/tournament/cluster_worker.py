@@ -15,8 +15,9 @@ it, and dies with the worker process (its bots then die with it). The worker pro
 thread of it, Dask's included) and the bots are pinned to one CPU, leased per worker process
 (:func:`_cpu`), as a local worker pins itself: Dask's own wake-ups then land on the worker's
 CPU, not on a neighbour's game (measured: games took 10% longer with only the playing thread
-pinned), and a bot sees one CPU here as anywhere else. Bots run confined unless the run is trusted; a worker that cannot confine them
-refuses the run (:func:`~arena.sandbox.check_isolation`).
+pinned), and a bot sees one CPU here as anywhere else. Bots run confined unless the run is
+trusted; a worker that cannot confine them refuses the run
+(:func:`~arena.sandbox.check_isolation`).
 
 A desk ends when the parent retires the run (:func:`retire`, at the end of every run, or at
 a stop: a batch already under way when its cancel arrives then plays nothing), or after
