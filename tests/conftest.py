@@ -12,9 +12,10 @@ import pytest
 # The suite runs on two test processes (pytest-xdist, ``-n 2 --dist loadgroup`` in
 # pyproject.toml). These tests share one of them, one after another: they look at every process
 # on the machine (leftover bot processes), or measure the page cache and the CPU as an attacker
-# would, so another test's processes beside them could blur what they see.
+# would, so another test's processes beside them could blur what they see; the cluster's tests
+# kill a worker whose bots the leftover checks must not catch dying.
 SERIAL = ("tests/sandbox/", "tests/attacks/", "tests/test_as_ordinary_user.py",
-          "tests/tournament/test_runner_faults.py")
+          "tests/tournament/test_runner_faults.py", "tests/tournament/test_runner_cluster.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -13,15 +13,16 @@ from arena.services.bench import (
     bench_inprocess, bench_openspiel, bench_playouts, bench_rankings, bench_sandboxed,
     openspiel_parameters,
 )
+from arena.services.cluster_bench import bench_cluster
 from arena.cli.app import app, console, handles_errors
 from arena.cli.options import home_option, workspace_of
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.engine.game import Game
 from arena.engine.position import load_position
 from arena.tournament.replay import load_stored_game, replay_moves
-from arena.sandbox.workspace import builtin_dir
+from arena.sandbox.workspace import builtin_dir, shipped_tournaments_dir
 from arena.cli.render import (
-    render_bench, render_playout_bench, render_rankings_bench, render_outcome, render_position, render_rules, render_rules_list, render_sandbox_bench,
+    render_bench, render_cluster_bench, render_playout_bench, render_rankings_bench, render_outcome, render_position, render_rules, render_rules_list, render_sandbox_bench,
     render_step, render_stored_game, render_stored_result, seat_names,
 )
 from arena.engine.rules import load_rules, preset_names
@@ -111,11 +112,23 @@ def bench(
     sandbox: bool = typer.Option(False, "--sandbox", help="Every seat a sandboxed random bot process."),
     rankings: bool = typer.Option(False, "--rankings", help="Time `arena rankings` on a temporary store of --games synthetic games."),
     playouts: bool = typer.Option(False, "--playouts", help="Time --games random playouts (a search's samples) from mid-game positions."),
+    cluster: Optional[str] = typer.Option(
+        None, "--cluster", metavar="local:N",
+        help="Play --games games of the demo tournament on the local pool and on a Dask "
+             "LocalCluster of N workers each; games/s, CPU, the cost of a batch (docs/cluster.md)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Play random-vs-random games in-process and report games/s and decisions/s (or, with
     --rankings, how long the rankings of a stored tournament of --games games take; with
-    --playouts, the random playouts per second a search gets from mid-game positions)."""
+    --playouts, the random playouts per second a search gets from mid-game positions; with
+    --cluster, the local pool against the Dask backend)."""
+    if cluster is not None:
+        compared = bench_cluster(shipped_tournaments_dir() / "demo.yaml", cluster, games)
+        if as_json:
+            print(json.dumps(compared.to_json()))
+        else:
+            render_cluster_bench(console(), compared)
+        return
     if rankings:
         timed = bench_rankings(games, seed)
         if as_json:

@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.services.bench import BenchResult, PlayoutBenchResult, RankingsBenchResult, SandboxBenchResult
+from arena.services.cluster_bench import ClusterBenchResult, project
 from arena.play.faults import storable
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
@@ -674,6 +675,27 @@ def render_rankings_bench(console: Console, timed: RankingsBenchResult) -> None:
                   f"as they are stored); rankings: {timed.rank_seconds:.3f}s")
 
 
+def render_cluster_bench(console: Console, compared: ClusterBenchResult) -> None:
+    """The figures of ``arena bench --cluster``: both backends, a batch's cost, the projection."""
+    for run in (compared.local, compared.dask):
+        console.print(f"{run.backend:>12}: {run.games:,} games in {run.seconds:.1f}s, "
+                      f"[bold]{run.games_per_s:.1f} games/s[/] with {run.workers} workers; CPU "
+                      f"{run.cpu_ms_per_game:.2f} ms/game (parent {run.parent_ms_per_game:.2f})")
+    console.print(f"cluster / local: [bold]{compared.ratio:.0%}[/] of the games/s (goal >= 90%), "
+                  f"{compared.cpu_ratio:.0%} of the CPU efficiency; the cluster started in "
+                  f"{compared.cluster_start_s:.1f}s (not in its run)")
+    console.print(f"a batch: {compared.dask.games / max(1, compared.batches):.0f} games on average "
+                  f"({compared.batches} batches); one Dask task costs the parent "
+                  f"{compared.task_parent_ms:.2f} ms CPU, {compared.task_wall_ms:.2f} ms of wall "
+                  f"when queued; a game {compared.game_ms:.1f} ms on a worker")
+    projected = project(compared, 100, compared.dask.workers)
+    console.print(f"on paper, 100 machines of {projected.cores} workers: the workers would play "
+                  f"{projected.demand:,.0f} games/s, the one writer takes {projected.writer:,.0f} "
+                  f"({compared.writer_ms_per_game:.2f} ms a game + a task per "
+                  f"{projected.batch_games} games): [bold]{projected.sustained:,.0f} games/s[/], the "
+                  f"writer saturating from {projected.saturating_machines:.1f} machines")
+
+
 def inert(text: str) -> str:
     """Text from a bot, safe for a terminal: control characters are shown (``\\x1b``), never
     obeyed, so a bot cannot clear the screen, forge a line or hide text; lone surrogates are
@@ -1296,6 +1318,7 @@ def render_report(console: Console, report: RunReport) -> None:
                   f"this run played {report.played} in {report.elapsed:.1f}s")
     console.print(f"{report.games_per_s:.1f} games/s with {report.workers} worker"
                   + ("s" if report.workers != 1 else "")
+                  + ("" if report.cluster is None else f" on {report.cluster}")
                   + ("" if report.parent_ms_per_game is None
                      else f"; parent CPU {report.parent_ms_per_game:.2f} ms/game"))
     if report.course is not None:

@@ -24,6 +24,8 @@ from arena.cli.options import home_option, trusted_option, workspace_of
 from arena.cli.render import (
     progress_view, render_games, render_head_to_head, render_rankings, render_report, resume_command,
 )
+from arena.errors import ConfigError
+from arena.tournament.address import parse_cluster
 from arena.tournament.export import export as export_results, games_json, rankings_json
 from arena.tournament.ratings import rank_store
 from arena.tournament.records import GameRecord
@@ -39,12 +41,17 @@ def run(
     restart: bool = typer.Option(False, "--restart", help="Archive the stored results of a changed tournament and start over."),
     max_games: Optional[int] = typer.Option(None, "--max-games", min=1, help="Stop after this many games (run again to resume)."),
     trusted: bool = trusted_option(),
+    cluster: Optional[str] = typer.Option(
+        None, "--cluster", metavar="ADDRESS",
+        help="Play on a Dask cluster: tcp://HOST:PORT of its scheduler, or local:N to start N "
+             "worker processes here (docs/cluster.md; needs arena[cluster])."),
     home: Optional[Path] = home_option(),
 ) -> None:
     """Play a tournament (resuming a stopped one), with a live table, then show the rankings."""
     out = console()
     display = _Display()
     path = workspace_of(home).tournament_file(file)
+    _check_cluster(cluster, workers)
     _warn_about_workers(workers)
     if out.is_terminal:
         # One redraw a second: drawing the table costs the parent several ms each time, which
@@ -52,10 +59,26 @@ def run(
         with Live(get_renderable=display.view, console=out, refresh_per_second=1,
                   transient=True) as live:
             display.live = live
-            report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted, display)
+            report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted,
+                          cluster, display)
     else:
-        report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted, display)
-    _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted), display.shown)
+        report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted,
+                      cluster, display)
+    _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted, cluster),
+            display.shown)
+
+
+def _check_cluster(cluster: str | None, workers: int | None) -> None:
+    """``--cluster``: an address, and not with ``--workers`` (a cluster's workers are its own)."""
+    if cluster is None:
+        return
+    if workers is not None:
+        fail("--workers counts local worker processes; a cluster's workers are its own "
+             "(--cluster local:N starts N)")
+    try:
+        parse_cluster(cluster)
+    except ConfigError as error:
+        fail(f"--cluster: {error}")
 
 
 def _warn_about_workers(workers: int | None) -> None:
@@ -68,9 +91,10 @@ def _warn_about_workers(workers: int | None) -> None:
 
 
 def _run(file: Path, home: Path, workers: int | None, restart: bool, max_games: int | None,
-         trusted: bool, display: _Display) -> RunReport:
+         trusted: bool, cluster: str | None, display: _Display) -> RunReport:
     return run_tournament(file, home, workers=workers, restart=restart,
-                          progress=display.update, max_games=max_games, trusted=trusted)
+                          progress=display.update, max_games=max_games, trusted=trusted,
+                          cluster=cluster)
 
 
 def _finish(report: RunReport, home: Path, argv: list[str], shown: list[str]) -> None:
@@ -89,10 +113,13 @@ def _finish(report: RunReport, home: Path, argv: list[str], shown: list[str]) ->
         out.print(f"stopped before the end; resume with: {resume_command(argv)}")
 
 
-def _resume_argv(file: Path, workers: int | None, home: Path | None, trusted: bool) -> list[str]:
+def _resume_argv(file: Path, workers: int | None, home: Path | None, trusted: bool,
+                 cluster: str | None) -> list[str]:
     argv = [str(file)]
     if workers is not None:
         argv += ["--workers", str(workers)]
+    if cluster is not None:
+        argv += ["--cluster", cluster]
     if trusted:
         argv.append("--trusted")
     if home is not None:

@@ -14,6 +14,7 @@ Example file::
     seatings: rotations      # or permutations
     seed: 2026               # leave it out to have a secret one drawn (and stored) at the first run
     workers: auto            # process count; auto = CPU count
+    backend: local           # or dask, with cluster: tcp://HOST:PORT (or local:N): docs/cluster.md
     limits: {move_time: 1.0, memory_mb: 1024}   # any field of arena.sandbox.Limits
     max_faults: {in_a_row: 3, total: null}      # when faults disqualify a bot (null: never)
 
@@ -29,7 +30,10 @@ integer >= 1 or null for no such limit. ``until`` makes a tournament adaptive
 :data:`~arena.tournament.separation.DEFAULT_MARGIN`) is the gap, in sigmas, every neighbouring
 pair of the ranking must reach for it to stop, ``games`` (an integer >= 1, or null for none) the
 most games it may play, in whole rounds, so at least one round's games. ``format: swiss`` needs
-``until.games`` (it has no other end) and takes no ``rounds``. Every problem raises
+``until.games`` (it has no other end) and takes no ``rounds``. ``backend: dask`` plays the games
+on the Dask cluster that ``cluster`` names (:mod:`arena.tournament.address`); like ``workers``,
+neither changes which games are played nor their results, so neither is part of the config
+hash. Every problem raises
 :class:`arena.errors.ConfigError` with one line naming the file and the key, e.g.
 ``demo.yaml: key 'seats': expected an integer 2..10, got 'x'``.
 
@@ -70,6 +74,7 @@ from arena.digest import sha256_hex
 from arena.errors import ConfigError
 from arena.sandbox.spec import LIMIT_NAMES, Limits, limit_accepts, limit_expectation, limit_kind
 from arena.settings import REQUIRED, Keys, load_yaml, show
+from arena.tournament.address import EXPECTED, parse_cluster
 from arena.tournament.discipline import FaultLimit
 from arena.tournament.separation import DEFAULT_MARGIN
 from arena.tournament.swiss import table_count
@@ -84,6 +89,8 @@ MAX_MARGIN = 10.0           # sigmas: a gap beyond this is never measured in a t
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _KEYS = ("name", "rules", "seats", "bots", "format", "candidates", "rounds", "seatings", "seed",
          "workers", "limits", "max_faults", "until")
+_BACKEND_KEYS = ("backend", "cluster")   # where the games are played, never what they are
+BACKENDS = ("local", "dask")
 _FAULT_KEYS = ("in_a_row", "total")
 _UNTIL_KEYS = ("margin", "games")
 # The identity of the limits as stores have always recorded it (tournament files could set only
@@ -127,6 +134,8 @@ class TournamentConfig:
     seatings: str = "rotations"
     seed: int | None = None     # None: not in the file, to be drawn at random when first run
     workers: int | None = None
+    backend: str = "local"      # or "dask": the games are played on ``cluster``
+    cluster: str | None = None  # the Dask cluster's address (arena.tournament.address)
     limits: Limits = Limits()   # the sandbox's limits of each bot, defaults where not written
     limits_written: frozenset[str] = frozenset()  # the ``limits`` keys the file writes
     max_faults: FaultLimit = FaultLimit()   # when faults disqualify a bot
@@ -212,7 +221,7 @@ def config_from_mapping(
 ) -> TournamentConfig:
     """Validate already-parsed YAML data (a mapping) into a :class:`TournamentConfig`."""
     _refuse_a_rule_set(data, source)
-    keys = Keys(data, source, ConfigError, allowed=_KEYS)
+    keys = Keys(data, source, ConfigError, allowed=_KEYS + _BACKEND_KEYS)
     config = TournamentConfig(
         name=_name(keys, default_name),
         rules=keys.take("rules", str, "switch", lambda v: bool(v.strip()), "a non-empty string").strip(),
@@ -224,6 +233,7 @@ def config_from_mapping(
         seatings=keys.choice("seatings", SEATINGS, "rotations"),
         seed=_integer(keys, "seed", 0, MAX_SEED, REQUIRED) if keys.has("seed") else None,
         workers=_workers(keys),
+        **_backend(keys),
         **_limits(keys.sub("limits", allowed=LIMIT_NAMES)),
         max_faults=_max_faults(keys.sub("max_faults", allowed=_FAULT_KEYS)),
         until=_until(keys),
@@ -359,6 +369,22 @@ def _workers(keys: _Keys) -> int | None:
     value = keys.take("workers", (str, int), "auto", lambda v: v == "auto" or _is_int(v) and 1 <= v <= 1024,
                       "'auto' or an integer 1..1024")
     return None if value == "auto" else int(value)
+
+
+def _backend(keys: _Keys) -> dict[str, Any]:
+    """``backend`` and ``cluster``: a Dask cluster's address, which only ``backend: dask`` uses."""
+    backend = keys.choice("backend", BACKENDS, "local")
+    cluster = keys.take("cluster", str, None, lambda v: bool(v.strip()), f"an address: {EXPECTED}")
+    if backend == "dask" and cluster is None:
+        raise keys.fail("cluster", f"required with backend 'dask': {EXPECTED}")
+    if backend != "dask" and cluster is not None:
+        raise keys.fail("cluster", "only used with backend 'dask'")
+    if cluster is not None:
+        try:
+            parse_cluster(cluster)
+        except ConfigError as error:
+            raise keys.fail("cluster", str(error)) from None
+    return {"backend": backend, "cluster": cluster}
 
 
 def _entries(keys: _Keys, key: str) -> tuple[BotEntry, ...]:

@@ -35,3 +35,7 @@ class ConfigChangedError(StoreError):
 
 class ExportError(ArenaError):
     """Results cannot be exported (unknown format, folder not writable, ...)."""
+
+
+class TournamentError(ArenaError):
+    """The run cannot go on (a worker died or hit a bug); finished games are kept."""

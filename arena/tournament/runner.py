@@ -1,4 +1,4 @@
-"""Run a tournament: worker processes play, the parent alone writes the store.
+"""Run a tournament: workers play (local processes or a Dask cluster), the parent alone writes the store.
 
 ``run_tournament("tournaments/demo.yaml", home)`` resolves the bots and rules
 (:mod:`arena.tournament.setup`), settles the seed (a file without ``seed`` gets a secret one,
@@ -24,16 +24,20 @@ refused with its own error on one line (:class:`BotRefusedError`) before any gam
 
 How it stays reproducible (the same stored results and rankings for any number of workers):
 
-* games are handed out in schedule order, one at a time, to ``spawn`` workers
-  (:mod:`arena.tournament.worker`), each with its own pipe, each holding a short queue (see
-  Speed); deal seeds come from the schedule, per-seat bot seeds from the referee; bots must not
-  carry state from one game to the next (a worker reuses each bot's process);
+* games are handed out in schedule order to a backend (:mod:`arena.tournament.pool`): the
+  local pool's ``spawn`` workers (:mod:`arena.tournament.worker`), each holding a short queue
+  (see Speed), or batches on a Dask cluster (:mod:`arena.tournament.cluster`: ``cluster``, or
+  ``backend: dask`` in the file); deal seeds come from the schedule, per-seat bot seeds from
+  the referee; bots must not carry state from one game to the next (a worker reuses each
+  bot's process);
 * results may arrive in any order; the parent **commits them in schedule order**, as soon as
   every earlier game is committed; games finished ahead of an earlier one wait in memory, and
-  the hand-out never runs more than :data:`LOOKAHEAD` games per worker ahead of the oldest
-  unfinished game, so that wait is short. Committed games are written in batches, one
-  transaction every :data:`FLUSH_S` seconds (or :data:`FLUSH_GAMES` games), which also brings
-  the store's TrueSkill ratings and statistics up to date
+  the hand-out never runs more than the backend's lookahead ahead of the oldest unfinished
+  game, so that wait is short; a result for a game that is not expected (already stored or in
+  hand: a cluster's batch played again) is ignored, so no game is stored twice. Committed
+  games are written in batches, one transaction every :data:`FLUSH_S` seconds (or
+  :data:`FLUSH_GAMES` games), which also brings the store's TrueSkill ratings and statistics
+  up to date
   (:meth:`~arena.tournament.store.Store.add_games`); a stop, a failure or the end writes what is
   left first;
 * disqualification (:mod:`arena.tournament.discipline`) is decided on committed games, hence in
@@ -41,7 +45,7 @@ How it stays reproducible (the same stored results and rankings for any number o
   fallback from the first move. Each game is committed only if it was played with the seats
   out that the games before it put out; one played (ahead, in flight) before a
   disqualification it must follow is played again, so the stored games are the same for any
-  number of workers.
+  number of workers, on either backend.
 
 Adaptive tournaments (``until``, ``format: swiss``: :mod:`arena.tournament.adaptive`) exist a
 round at a time: the hand-out stops at the end of the rounds made, and once every game of them
@@ -54,22 +58,19 @@ Stopping: Ctrl-C (``KeyboardInterrupt``, also when raised by the ``progress`` ca
 workers at once (SIGTERM: each kills its bots), commits what had finished, and returns a report
 with ``interrupted=True``; running again resumes. A ``kill -9`` of the parent loses only the
 games in flight, waiting for an earlier one or not yet written (at most :data:`FLUSH_S`
-seconds of them): workers get SIGTERM through ``PR_SET_PDEATHSIG`` and kill their bots. Every
+seconds of them): workers get SIGTERM through ``PR_SET_PDEATHSIG`` and kill their bots (a
+cluster's workers close the run's bots once no batch has come for a minute). Every
 process logs into ``results/<name>.log``. An ``on_game`` callback (:func:`run_plan`) that
 returns True stops the run early and cleanly: it is fed each game as it is committed, in
 schedule order, so where it stops does not depend on the number of workers
 (``arena duel --sprt``).
 
-Speed: with no more workers than CPUs, worker ``i`` and its bots are pinned to CPU ``i`` (the
-parent, mostly idle, floats). The parent's work per game is a pipe read, a share of one SQLite
-transaction, one TrueSkill update (:mod:`arena.tournament.skill`) and a few counters; progress
-goes to the display at most every :data:`TICK_S` seconds. The parent does not wake for every
-game: it naps up to :data:`NAP_S` between looks at its pipes, and gives each worker enough
-games to play through a nap (:class:`_Pace`, from the games' durations; at most
-:data:`QUEUE_MAX`). Each wake-up then handles several results with warm caches, and the
-parent, which runs on the workers' CPUs, interrupts them less: measured on two cores, waking
-for every game cost the parent about twice the CPU. :attr:`RunReport.parent_cpu_s` says what it
-cost (``arena run`` prints it per game).
+Speed: the parent's work per game is a read of its result, a share of one SQLite transaction,
+one TrueSkill update (:mod:`arena.tournament.skill`) and a few counters; progress goes to the
+display at most every :data:`TICK_S` seconds. How the workers are paced (pinned CPUs, queues,
+naps, batches) is the backend's (:mod:`arena.tournament.pool`,
+:mod:`arena.tournament.cluster`). :attr:`RunReport.parent_cpu_s` says what the parent cost
+(``arena run`` prints it per game).
 """
 
 from __future__ import annotations
@@ -77,12 +78,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import logging
-import logging.handlers
-import math
-import multiprocessing
 import os
-import selectors
-import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -91,38 +87,35 @@ from typing import Any
 
 import multiprocessing_logging
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, ConfigError
 from arena.play.faults import Fault, FaultCode
 from arena.play.referee import seat_seed
 from arena.sandbox import BotSpec, check_isolation
 from arena.sandbox.contract import contract_problem
 from arena.tournament.adaptive import Course, CourseState, course_of
+from arena.tournament.address import ClusterAddress, parse_cluster
+from arena.tournament.cluster import DaskPool, require_dask
 from arena.tournament.config import TournamentConfig
 from arena.tournament.discipline import NEVER, Discipline
-from arena.tournament.errors import ConfigChangedError, StoreWriteError
+from arena.tournament.errors import ConfigChangedError, StoreWriteError, TournamentError
 from arena.tournament.lock import run_lock
+from arena.tournament.pool import Backend, Job, LocalPool, Message, Pace, sigint_ignored
 from arena.tournament.records import GameRecord
 from arena.tournament.schedule import Schedule
 from arena.tournament.separation import separation
 from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
 from arena.tournament.setup import config_text as config_text_of
+from arena.tournament.shipment import pack
 from arena.tournament.store import Opening, Store, results_path
 from arena.tournament.summary import Summary
-from arena.tournament.worker import GameJob, Probe, WorkerSetup, worker_main
+from arena.tournament.worker import GameJob, Probe, WorkerSetup
 
 log = logging.getLogger("arena.tournament")
 
-QUEUE_MAX = 16          # games a worker may hold at once (one playing, the others waiting)
-LOOKAHEAD = 2 * QUEUE_MAX   # games per worker that may be handed out past the oldest unfinished one
-NAP_S = 0.25            # the longest the parent sleeps between looks at its workers' pipes
 TOP = 5                 # bots in Progress.leaders
 FLUSH_S = 0.5           # committed games are written at least this often...
 FLUSH_GAMES = 500       # ...or once this many wait
 TICK_S = 0.25           # the progress callback is called at most this often
-
-
-class TournamentError(ArenaError):
-    """The run cannot go on (a worker died or hit a bug); finished games are kept."""
 
 
 class BotRefusedError(ArenaError):
@@ -230,7 +223,9 @@ class RunReport:
     ``seed`` is the tournament's seed; ``seed_drawn`` says it was drawn at random (the file has
     none), this run or the first one. ``growth`` says how a changed tournament grew (what was
     kept and what was left to play), ``None`` when it did not; ``parent_cpu_s`` is the CPU time
-    the parent process spent (its threads included) while the games were played.
+    the parent process spent (its threads included) while the games were played; ``cluster``
+    the address of the Dask cluster that played them (``workers``: its worker threads, and
+    ``batches`` the batches it was sent), ``None`` for the local pool.
 
     An adaptive tournament (:mod:`arena.tournament.adaptive`) has a ``course``: its rounds, the
     separation of the ranking of its stored games and why it ended (``course.end``, None while
@@ -254,6 +249,8 @@ class RunReport:
     growth: str | None = None
     parent_cpu_s: float = 0.0
     course: CourseState | None = None
+    cluster: str | None = None
+    batches: int = 0
 
     @property
     def parent_ms_per_game(self) -> float | None:
@@ -289,6 +286,7 @@ def run_tournament(
     config_text: str | None = None,
     base_dir: str | Path | None = None,
     check: bool = True,
+    cluster: str | None = None,
 ) -> RunReport:
     """Play the pending games of a tournament file (or config) under ``home``; see the module doc.
 
@@ -297,13 +295,17 @@ def run_tournament(
     for bots you wrote yourself), otherwise a machine without it is refused
     (:class:`~arena.sandbox.IsolationUnavailable`) before anything is stored; ``check`` False
     skips the checks of the bots before the first game (for tests of faults in games).
+    ``cluster`` plays the games on a Dask cluster (an address of
+    :mod:`arena.tournament.address`) whatever the file's ``backend``; by default the file's
+    ``backend`` decides (:mod:`arena.tournament.cluster`).
     Raises ``ArenaError`` subclasses (``ConfigError``, ``ConfigChangedError``, ``StoreError``,
     :class:`~arena.tournament.lock.TournamentBusyError`, :class:`BotRefusedError`,
     :class:`TournamentError`) with one line each.
     """
     plan = _plan(config, home, config_text, base_dir)
     return run_plan(plan, Path(home) / "results", workers=workers, restart=restart,
-                    progress=progress, max_games=max_games, trusted=trusted, check=check)
+                    progress=progress, max_games=max_games, trusted=trusted, check=check,
+                    cluster=cluster)
 
 
 def run_plan(
@@ -318,6 +320,7 @@ def run_plan(
     disqualify: bool = True,
     check: bool = False,
     on_game: GameCallback | None = None,
+    cluster: str | None = None,
 ) -> RunReport:
     """Play the pending games of a resolved ``plan`` into its store in ``results_dir``.
 
@@ -328,9 +331,13 @@ def run_plan(
     game (:func:`run_tournament` does by default). ``on_game`` is given each game once it is
     committed, in schedule order; when it returns True no more games are handed out, and the
     games already playing are finished and stored. The other keywords are
-    :func:`run_tournament`'s.
+    :func:`run_tournament`'s; on a cluster, each worker checks it can isolate the bots (the
+    parent does not play).
     """
-    if not trusted:
+    address = _cluster_of(plan.config, cluster, workers)
+    if address is not None:
+        require_dask()
+    elif not trusted:
         check_isolation()
     results_dir = Path(results_dir)
     path = results_path(plan.config.name, results_dir)
@@ -347,10 +354,11 @@ def run_plan(
                 log.info("%s", opening.growth)
             run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
                        trusted, disqualify, origins if check else None, on_game,
-                       notice=opening.growth)
+                       notice=opening.growth, cluster=address)
             report = run.execute()
     return _with(report, log_path=log_path, archive=opening.archive, seed=plan.config.seed,
-                 seed_drawn=plan.seed_drawn, growth=opening.growth)
+                 seed_drawn=plan.seed_drawn, growth=opening.growth,
+                 cluster=None if address is None else str(address))
 
 
 def _plan(config: str | Path | TournamentConfig, home: str | Path, text: str | None,
@@ -390,6 +398,23 @@ def _init_store(store: Store, plan: Plan, restart: bool) -> Opening:
         raise ConfigChangedError(f"{error} (run with --restart to archive them and start over)") from None
 
 
+def _cluster_of(config: TournamentConfig, cluster: str | None,
+                workers: int | None) -> ClusterAddress | None:
+    """The cluster the games are played on (``cluster``, else the file's ``backend: dask``), or
+    ``None`` for the local pool."""
+    if cluster is None and config.backend != "dask":
+        return None
+    if workers is not None:
+        raise ArenaError("workers: a count of local worker processes, not used on a cluster "
+                         "(its workers are its own; local:N starts N)")
+    text = cluster if cluster is not None else config.cluster
+    assert text is not None  # the file's backend: dask comes with its cluster (config)
+    try:
+        return parse_cluster(text)
+    except ConfigError as error:
+        raise ConfigError(f"cluster: {error}") from None
+
+
 def _worker_count(config: TournamentConfig, workers: int | None) -> int:
     count = workers if workers is not None else config.worker_count
     if count < 1:
@@ -410,7 +435,7 @@ class _Run:
     def __init__(self, plan: Plan, store: Store, workers: int, progress: ProgressCallback | None,
                  max_games: int | None, trusted: bool, disqualify: bool,
                  origins: dict[str, str] | None, on_game: GameCallback | None = None,
-                 notice: str | None = None) -> None:
+                 notice: str | None = None, cluster: ClusterAddress | None = None) -> None:
         self.plan, self.store, self.progress, self.on_game = plan, store, progress, on_game
         self.name = plan.config.name
         self.course = course_of(plan.config)    # None: the whole schedule exists from the start
@@ -421,6 +446,7 @@ class _Run:
         most = self.total if self.course is None else self.course.budget
         self.budget = max_games if max_games is not None else most  # games this run may hand out
         self.trusted = trusted
+        self.cluster = cluster
         self.origins = origins
         self.discipline = Discipline(plan.config.max_faults if disqualify else NEVER)
         self.tallies = {bot: LiveTally() for bot in plan.config.bot_names}
@@ -432,7 +458,8 @@ class _Run:
         self.again: list[int] = []   # games to play again: played before a disqualification
         self.kept: dict[int, GameRecord] = {}  # stored after a game still to play (grown)
         self.batch: list[GameRecord] = []  # committed, in schedule order, not yet written
-        self.pace = _Pace()
+        self.pace = Pace()
+        self.batches = 0
         self.started = time.monotonic()
         self.cpu_started = time.process_time()
         self.last_tick = self.flushed = self.started
@@ -481,7 +508,8 @@ class _Run:
         interrupted = False
         if self._pending_exists():
             try:
-                with _Pool(self._setups(), self.name) as pool:
+                with self._backend() as pool:
+                    self.workers = pool.workers
                     try:
                         if self.origins is not None:
                             self._probe(pool, self.origins)
@@ -492,8 +520,10 @@ class _Run:
                         log.warning("interrupted: stopping the workers")
                         pool.stop()
                         self._drain(pool)
+                    finally:
+                        self.batches = pool.batches
             finally:
-                with _sigint_ignored():
+                with sigint_ignored():
                     self._flush()  # every committed game is written, whatever stopped the run
         if self.next_commit == self.total:
             self.store.catch_up()  # a grown tournament's kept games after the last one played
@@ -510,6 +540,14 @@ class _Run:
     def _pending_exists(self) -> bool:
         return self.next_commit < self.total and self.budget > 0
 
+    def _backend(self) -> Backend:
+        """Where the games are played: the local pool, or the cluster (:mod:`~arena.tournament.pool`)."""
+        if self.cluster is None:
+            return LocalPool(self._setups(), self.name, self.pace)
+        shipment = pack(self.plan.specs, self.plan.rules.settings, self.plan.config.bot_names,
+                        self.plan.config.limits, self.trusted)
+        return DaskPool(self.cluster, shipment, self.pace)
+
     def _setups(self) -> list[WorkerSetup]:
         # Every worker, and so every bot, is pinned to one CPU (round robin when there are more
         # workers than CPUs): one core saves the cross-core wake-ups, and a bot sees one CPU
@@ -525,7 +563,7 @@ class _Run:
             for i in range(self.workers)
         ]
 
-    def _probe(self, pool: _Pool, origins: dict[str, str]) -> None:
+    def _probe(self, pool: Backend, origins: dict[str, str]) -> None:
         """Before the first game: every bot still in loads and answers one legal move, each
         probe dealt from the tournament's seed (the workers probe their share at once)."""
         config = self.plan.config
@@ -533,7 +571,7 @@ class _Run:
         bots = [bot for bot in config.bot_names if not self.discipline.is_out(bot)]
         log.info("tournament %s: checking %d bots", self.name, len(bots))
         for index, bot in enumerate(bots):
-            pool.send(Probe(bot, config.seats, seat_seed(config.seed, index, "probe")))
+            pool.send([Probe(bot, config.seats, seat_seed(config.seed, index, "probe"))])
         faults: dict[str, Fault | None] = {}
         while len(faults) < len(bots):
             for message in pool.receive(timeout=TICK_S):
@@ -547,7 +585,7 @@ class _Run:
         if refused:
             raise _refusal(refused, origins)
 
-    def _loop(self, pool: _Pool) -> None:
+    def _loop(self, pool: Backend) -> None:
         if self.course is None:
             log.info("tournament %s: %d games, %d stored, %d workers", self.name, self.total,
                      len(self.done), self.workers)
@@ -565,26 +603,30 @@ class _Run:
             if messages and self.next_dispatch < self.total:
                 # results gather meanwhile: one wake-up, several games (not at the end of an
                 # adaptive round, where the workers wait for the next one to be made)
-                time.sleep(self.pace.nap())
+                time.sleep(pool.nap())
 
-    def _dispatch(self, pool: _Pool) -> None:
-        """Hand out games to play again first, then new ones in schedule order, within the
-        queue and lookahead limits (an adaptive tournament's next round once every game of the
-        rounds before is committed)."""
+    def _dispatch(self, pool: Backend) -> None:
+        """Hand out games to play again first, then new ones in schedule order, as many as
+        the backend has room for, within the lookahead limit (an adaptive tournament's next
+        round once every game of the rounds before is committed)."""
         if self.next_commit == self.total:
             self._open_round()
-        queue = self.pace.queue()
-        while self.again and pool.has_room(queue):
-            self._send(pool, self.again.pop(0))
-        limit_ahead = self.next_commit + LOOKAHEAD * self.workers
-        while (self.budget > 0 and pool.has_room(queue)
-               and self.next_dispatch < min(self.total, limit_ahead)):
-            gid = self.next_dispatch
-            self.next_dispatch += 1
-            if gid in self.done or gid in self.in_flight:
-                continue  # stored, or being played again already
-            self._send(pool, gid)
-            self.budget -= 1
+        while (room := pool.room(self._waiting())) > 0:
+            jobs: list[Job] = []
+            while self.again and len(jobs) < room:
+                jobs.append(self._job(self.again.pop(0)))
+            limit_ahead = self.next_commit + pool.lookahead()
+            while (self.budget > 0 and len(jobs) < room
+                   and self.next_dispatch < min(self.total, limit_ahead)):
+                gid = self.next_dispatch
+                self.next_dispatch += 1
+                if gid in self.done or gid in self.in_flight:
+                    continue  # stored, or being played again already
+                jobs.append(self._job(gid))
+                self.budget -= 1
+            if not jobs:
+                return
+            pool.send(jobs)
 
     def _open_round(self) -> None:
         """At a round boundary of an adaptive tournament (every game made so far committed):
@@ -616,18 +658,27 @@ class _Run:
             log.info("tournament ended (%s) after %d rounds, %d games: %s", state.end.value,
                      state.rounds, state.games, measured)
 
-    def _send(self, pool: _Pool, gid: int) -> None:
-        """Give one game to a worker, with the seats out as of now."""
-        game = self.schedule[gid]
-        pool.send(GameJob(game, self.discipline.absent(game.table)))
-        self.in_flight.add(gid)
+    def _waiting(self) -> int:
+        """Games still to hand out (those to play again included), as far as known cheaply."""
+        return len(self.again) + min(self.budget, self.total - self.next_dispatch)
 
-    def _handle(self, message: tuple[str, int, Any]) -> None:
+    def _job(self, gid: int) -> GameJob:
+        """One game to hand out, with the seats out as of now."""
+        game = self.schedule[gid]
+        self.in_flight.add(gid)
+        return GameJob(game, self.discipline.absent(game.table))
+
+    def _handle(self, message: Message) -> None:
         kind, worker, payload = message
         if kind == "error":
             raise TournamentError(f"worker {worker} failed; finished games are kept: "
                                   f"{payload.strip().splitlines()[-1]}")
         record = GameRecord.from_dict(payload)
+        if record.game_id not in self.in_flight:
+            # a second result of a game (a batch played again after its worker was lost): the
+            # first one is stored or waiting to be, and a game is stored once
+            log.warning("game %d arrived again from worker %s: ignored", record.game_id, worker)
+            return
         self.pace.count(record.duration_s)
         if not self._current(record):
             self._again(record.game_id)  # a disqualification came first: it is out of date
@@ -706,7 +757,7 @@ class _Run:
                 del self.buffer[gid]  # played ahead with the bot in: out of date
                 self._again(gid)
 
-    def _drain(self, pool: _Pool) -> None:
+    def _drain(self, pool: Backend) -> None:
         """After a stop: commit the results that had already arrived, in schedule order (also
         those that were waiting when the stop came in the middle of a commit)."""
         for message in pool.leftovers():
@@ -763,7 +814,7 @@ class _Run:
             total=self._goal(), stored=self.store.game_count(), skipped=0,
             played=self.played, elapsed=time.monotonic() - self.started, workers=self.workers,
             disqualified=dict(self.store.disqualified()), interrupted=interrupted,
-            parent_cpu_s=time.process_time() - self.cpu_started,
+            parent_cpu_s=time.process_time() - self.cpu_started, batches=self.batches,
             course=self._course_state(self._lines()),
         )
 
@@ -771,180 +822,6 @@ class _Run:
 def _played_absent(record: GameRecord) -> set[int]:
     """The seats a game was played with given to the fallback from the first move."""
     return {fault.seat for fault in record.faults if fault.code is FaultCode.DISQUALIFIED}
-
-
-class _Pace:
-    """How long games take, hence how many a worker should hold to play through the parent's
-    naps, and how long those naps may be (see the module docstring's Speed)."""
-
-    def __init__(self) -> None:
-        self.game_s: float | None = None    # a moving average of the games' durations
-
-    def count(self, seconds: float) -> None:
-        """One more game's duration (the referee's wall time for it)."""
-        self.game_s = seconds if self.game_s is None else 0.9 * self.game_s + 0.1 * seconds
-
-    def queue(self) -> int:
-        """Games a worker may hold: one playing and enough waiting to last two naps."""
-        if not self.game_s:
-            return 2
-        return max(2, min(QUEUE_MAX, math.ceil(2 * NAP_S / self.game_s) + 1))
-
-    def nap(self) -> float:
-        """Seconds to sleep after a wake-up: :data:`NAP_S`, or half of a worker's queue."""
-        if not self.game_s:
-            return 0.0
-        return min(NAP_S, (self.queue() - 1) * self.game_s / 2)
-
-
-class _Pool:
-    """The worker processes (spawn context), each with its own pipe, and the log queue.
-
-    One pipe per worker, written synchronously on both sides: no shared lock and no feeder
-    thread per message, which measurably slowed two pinned workers on two cores. The pipes are
-    watched by one selector made once (``multiprocessing.connection.wait`` builds one a call).
-    """
-
-    def __init__(self, setups: list[WorkerSetup], name: str) -> None:
-        self.ctx = multiprocessing.get_context("spawn")
-        self.log_queue = self.ctx.Queue()
-        self.listener = logging.handlers.QueueListener(self.log_queue, _Forward())
-        pipes = [self.ctx.Pipe(duplex=True) for _ in setups]
-        self.conns = [parent for parent, _ in pipes]
-        self.processes = [
-            self.ctx.Process(target=worker_main, args=(s, child, self.log_queue),
-                             name=f"{name}-worker-{s.index}", daemon=True)
-            for s, (_, child) in zip(setups, pipes)
-        ]
-        self._children = [child for _, child in pipes]
-        self.selector = selectors.DefaultSelector()
-        for index, conn in enumerate(self.conns):
-            self.selector.register(conn, selectors.EVENT_READ, index)
-        self.load = [0] * len(setups)
-        self._ready: list[tuple[str, int, Any]] = []
-        self._stopped = False
-
-    def __enter__(self) -> _Pool:
-        self.listener.start()
-        for process in self.processes:
-            process.start()
-        for child in self._children:
-            child.close()  # the worker holds it now; closing ours lets EOF mean "worker gone"
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        with _sigint_ignored():
-            if exc_info[0] is None:
-                self._finish()
-            self.stop()
-            self.listener.stop()
-            self.selector.close()
-            for conn in self.conns:
-                conn.close()
-            self.log_queue.cancel_join_thread()
-            self.log_queue.close()
-
-    def send(self, job: GameJob | Probe) -> None:
-        """Give one job to the least loaded worker."""
-        worker = min(range(len(self.conns)), key=self.load.__getitem__)
-        self.conns[worker].send(job)
-        self.load[worker] += 1
-
-    def has_room(self, per_worker: int) -> bool:
-        """True while some worker has fewer than ``per_worker`` jobs given and not answered."""
-        return min(self.load) < per_worker
-
-    def receive(self, timeout: float) -> list[tuple[str, int, Any]]:
-        """Every worker message there is, waiting up to ``timeout`` for the first one (an
-        empty list after that); raises if a worker died."""
-        while True:
-            ready = self.selector.select(0 if self._ready else timeout)
-            if not ready:
-                break
-            for key, _ in ready:
-                self._read(key.data)
-        messages, self._ready = self._ready, []
-        return messages
-
-    def _read(self, index: int) -> None:
-        conn = self.conns[index]
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            code = self.processes[index].exitcode
-            raise TournamentError(
-                f"worker {self.processes[index].name} died unexpectedly (exit code {code}); "
-                "finished games are kept, run again to resume"
-            ) from None
-        if message[0] != "error":  # a game's record or a probe's answer: its job is done
-            self.load[index] -= 1
-        self._ready.append(message)
-
-    def leftovers(self) -> Iterator[tuple[str, int, Any]]:
-        """Messages already sent by the workers (after :meth:`stop`)."""
-        yield from self._ready
-        self._ready = []
-        for conn in self.conns:
-            try:
-                while conn.poll():
-                    yield conn.recv()
-            except (EOFError, OSError):
-                continue
-
-    def stop(self) -> None:
-        """SIGTERM every worker (each kills its bots), then SIGKILL any that lingers."""
-        if self._stopped:
-            return
-        self._stopped = True
-        for process in self.processes:
-            if process.is_alive():
-                process.terminate()
-        _join_all(self.processes, 5.0)
-        for process in self.processes:
-            if process.is_alive():
-                log.error("worker %s did not stop: killing it", process.name)
-                process.kill()
-                process.join(2.0)
-
-    def _finish(self) -> None:
-        """Normal end: tell each worker to close its bots and exit."""
-        for conn in self.conns:
-            try:
-                conn.send(None)
-            except OSError:
-                pass
-        _join_all(self.processes, 15.0)
-
-
-def _join_all(processes: list[Any], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    for process in processes:
-        process.join(max(0.0, deadline - time.monotonic()))
-
-
-class _Forward(logging.Handler):
-    """Hands a worker's log record to the parent's loggers (hence the tournament log file)."""
-
-    def handle(self, record: logging.LogRecord) -> bool:
-        logging.getLogger(record.name).handle(record)
-        return True
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.handle(record)
-
-
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """A second Ctrl-C must not interrupt the clean-up (only possible in the main thread)."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 LOG_FORMAT = "%(asctime)s %(processName)s %(name)s %(levelname)s: %(message)s"

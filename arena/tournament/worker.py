@@ -91,7 +91,7 @@ def worker_main(setup: WorkerSetup, conn: Any, log_queue: Any) -> None:
     _setup_logging(log_queue, setup.log_level)
     if setup.cpu is not None:
         os.sched_setaffinity(0, {setup.cpu})
-    player = _Player(setup)
+    player = Player(setup)
     signal.signal(signal.SIGTERM, lambda signum, frame: _terminate(player))
     log.info("worker %d started (pid %d, cpu %s%s)", setup.index, os.getpid(),
              "any" if setup.cpu is None else setup.cpu, ", trusted bots" if setup.trusted else "")
@@ -107,7 +107,7 @@ def worker_main(setup: WorkerSetup, conn: Any, log_queue: Any) -> None:
         release_runtime()
 
 
-def _terminate(player: _Player) -> None:
+def _terminate(player: Player) -> None:
     """SIGTERM (a stop, or the parent's death): kill every bot, then exit at once.
 
     Exiting from the handler (not raising) matters: an exception raised by a signal handler
@@ -122,7 +122,7 @@ def _terminate(player: _Player) -> None:
         os._exit(0)
 
 
-def _serve(player: _Player, conn: Any) -> None:
+def _serve(player: Player, conn: Any) -> None:
     while True:
         job = conn.recv()
         if job is None:
@@ -133,8 +133,9 @@ def _serve(player: _Player, conn: Any) -> None:
             conn.send(("game", player.setup.index, player.play(job).to_dict()))
 
 
-class _Player:
-    """Plays scheduled games with this worker's bots (a :class:`Seating` of them)."""
+class Player:
+    """Plays scheduled games with this worker's bots (a :class:`Seating` of them); a cluster
+    worker plays with one too (:mod:`arena.tournament.cluster_worker`)."""
 
     def __init__(self, setup: WorkerSetup) -> None:
         self.setup = setup

@@ -158,9 +158,9 @@ def test_a_limit_error_says_what_the_sandbox_takes():
     ("bots: [a, b, c, d]\nlimits: {hook_tme: 1}",
      "demo.yaml: key 'limits.hook_tme': unknown key (did you mean 'hook_time'?)"),
     ("bots: [a, b, c, d]\nrouns: 3", "demo.yaml: key 'rouns': unknown key (did you mean 'rounds'?)"),
-    ("bots: [a, b, c, d]\ncolour: red",
-     "demo.yaml: key 'colour': unknown key (known: bots, candidates, format, limits, max_faults, "
-     "name, rounds, rules, seatings, seats, seed, until, workers)"),
+    ("bots: [a, b, c, d]\npaint: red",
+     "demo.yaml: key 'paint': unknown key (known: backend, bots, candidates, cluster, format, "
+     "limits, max_faults, name, rounds, rules, seatings, seats, seed, until, workers)"),
     ("bots: [a, b, c, d]\nmax_faults: {in_row: 3}",
      "demo.yaml: key 'max_faults.in_row': unknown key (did you mean 'in_a_row'?)"),
 ])
@@ -168,6 +168,30 @@ def test_an_unknown_key_is_named_with_the_closest_known_one(text, message):
     with pytest.raises(ConfigError) as err:
         parse(text)
     assert str(err.value) == message
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("backend: dask", "demo.yaml: key 'cluster': required with backend 'dask': tcp://HOST:PORT, "
+                      "tls://HOST:PORT or local:N (N worker processes on this machine)"),
+    ("cluster: local:2", "demo.yaml: key 'cluster': only used with backend 'dask'"),
+    ("backend: dask\ncluster: http://sched:8786",
+     "demo.yaml: key 'cluster': expected tcp://HOST:PORT, tls://HOST:PORT or local:N (N worker "
+     "processes on this machine), got 'http://sched:8786'"),
+    ("backend: dask\ncluster: local:0", "demo.yaml: key 'cluster': local:N needs 1..1024 workers, got 'local:0'"),
+    ("backend: slurm", "demo.yaml: key 'backend': expected one of local, dask, got 'slurm'"),
+])
+def test_a_cluster_is_named_by_an_address_only_with_backend_dask(text, message):
+    with pytest.raises(ConfigError) as err:
+        parse(f"bots: [a, b, c, d]\n{text}")
+    assert str(err.value) == message
+
+
+def test_where_the_games_are_played_is_not_part_of_the_tournament():
+    local = parse("bots: [a, b, c, d]\nseed: 3")
+    cluster = parse("bots: [a, b, c, d]\nseed: 3\nbackend: dask\ncluster: tcp://10.0.0.5:8786")
+    assert (cluster.backend, cluster.cluster) == ("dask", "tcp://10.0.0.5:8786")
+    assert cluster.config_hash == local.config_hash
+    assert parse("bots: [a, b, c, d]\nbackend: dask\ncluster: local:4").cluster == "local:4"
 
 
 # The identities stores recorded before tournament files could set every sandbox limit: a
