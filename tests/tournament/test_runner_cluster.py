@@ -19,6 +19,8 @@ from distributed import Client
 
 from process_helpers import bot_processes, command_line, wait_until_gone
 from test_runner import stored as stored_exactly
+from test_runner_swiss import STRENGTHS
+from test_runner_swiss import write as write_swiss
 from arena.tournament import runner
 from arena.tournament.cluster import local_cluster
 from arena.tournament.errors import TournamentError
@@ -155,3 +157,15 @@ def test_a_cluster_that_cannot_be_reached_is_one_line(tmp_path: Path,
     monkeypatch.setattr("arena.tournament.cluster.CONNECT_S", 0.5)
     with pytest.raises(TournamentError, match=r"^cluster tcp://127.0.0.1:9: .*no scheduler"):
         run_tournament(write_config(tmp_path, rounds=1), tmp_path, cluster="tcp://127.0.0.1:9")
+
+
+def test_an_adaptive_tournament_makes_the_same_rounds_on_a_cluster(cluster: Client, tmp_path: Path) -> None:
+    # Each swiss round is made from the stored games of the rounds before: played on Dask
+    # workers, the rounds, the stop and every stored game are those of the local pool.
+    local = run_tournament(write_swiss(tmp_path / "local", STRENGTHS, "{margin: 1.5, games: 120}"),
+                           tmp_path / "local", workers=2)
+    remote = run_tournament(write_swiss(tmp_path / "dask", STRENGTHS, "{margin: 1.5, games: 120}"),
+                            tmp_path / "dask", cluster=cluster.scheduler.address)
+    assert remote.course is not None and remote.course == local.course
+    assert remote.batches > 0
+    assert stored(tmp_path / "dask", "ladder") == stored(tmp_path / "local", "ladder")
