@@ -532,13 +532,15 @@ class Game:
             drew += self._draw_cards(seat, 1)  # S10: no finishing on an ace while a card can be drawn
         if rules.last_card != "off":
             drew += self._last_card(seat, play, held)
-        self.history.append(Event(seat, play, drew))
+        self.history.append(_event(Event, (seat, play, drew, False)))
         self.active_suit = play.call if play.call is not None else SUIT_OF[acting[-1]]
         if not hand:
             self._win(seat)
             return
         skips = apply_table_effects(self, seat, live) if live else 0
-        self._end_turn((seat + self.direction * (1 + skips)) % self.seats)
+        self.to_move = (seat + self.direction * (1 + skips)) % self.seats  # _end_turn, inline
+        self.draws_this_turn = 0
+        self.drawn_card = -1
 
     def _last_card(self, seat: int, play: Play, held: int) -> int:
         """G3a draws of the last-card rule: W5's penalty for a missing call, L10's empty hand
@@ -573,7 +575,7 @@ class Game:
             owed = self.pending_amount
             drew = self._draw_cards(seat, owed)
             self.clear_pending()
-            self.history.append(Event(seat, DRAW, drew))
+            self.history.append(_event(Event, (seat, DRAW, drew, False)))
             # S12, G5: a penalty draw breaks a run of passes, even an empty one; OpenSpiel's
             # rule (O5) counts one that takes the stock's last card as the last one owed
             emptied = (self.rules.emptying_penalty_draw == "passes" and drew == owed

@@ -141,6 +141,19 @@ def _lone_card_plays(rules: RuleSet, openers: list[int]) -> list[Play]:
     return plays
 
 
+def plays_of(rules: RuleSet, seq: Sequence[int]) -> list[Play]:
+    """The plays of one card sequence, from the rule set's cache: one play, or one per suit in
+    suit order (``found[suit]``) when it ends on a suit caller; without the announcement."""
+    key = seq[0] if len(seq) == 1 else tuple(seq)
+    cache = rules.play_cache
+    found: list[Play] | None = cache.get(key)
+    if found is None:
+        found = _plays_of(rules, tuple(seq))
+        if len(cache) < PLAY_CACHE_SIZE:
+            cache[key] = found
+    return found
+
+
 def _with_calls(rules: RuleSet, sequences: list[list[int]]) -> list[Play]:
     """The plays of each card sequence: one, or one per suit when it ends on a suit caller."""
     plays: list[Play] = []
@@ -229,8 +242,10 @@ def _opened_plays(game: Game, hand: list[int], openers: list[int]) -> list[list[
         if not rules.power_of[opener].opens_suit:
             continue
         seen: set[tuple[int, ...]] = set()
-        for last in _reachable(rules, hand, opener):
-            for seq in (_shortest(rules, hand, opener, last), _fullest(rules, hand, opener, last)):
+        reachable = _reachable(rules, hand, opener)
+        shortest = _shortest(rules, hand, opener, reachable)
+        for last in reachable:
+            for seq in (shortest.get(last), _fullest(rules, hand, opener, last)):
                 if seq is not None and tuple(seq) not in seen and not mixes(rules, seq):
                     seen.add(tuple(seq))
                     sequences.append(seq)
@@ -258,26 +273,36 @@ def _reachable(rules: RuleSet, hand: list[int], opener: int) -> list[int]:
     return sorted(reached)
 
 
-def _shortest(rules: RuleSet, hand: list[int], opener: int, last: int) -> list[int] | None:
-    """Breadth-first: the shortest legal sequence from ``opener`` ending on ``last``."""
-    if last == opener:
-        return [opener]
-    frontier = [[opener]]
+def _shortest(rules: RuleSet, hand: list[int], opener: int, targets: list[int]) -> dict[int, list[int]]:
+    """Breadth-first: the shortest legal sequence from ``opener`` ending on each of ``targets``
+    that the search reaches, in one search for them all. A search for one target would walk the
+    same sequences in the same order (the target only says where it stops), so each target's
+    sequence is the first one that reaches it, and the search ends once all are found."""
+    found = {opener: [opener]}
+    wanted = set(targets)
+    wanted.discard(opener)
+    frontier = [([opener], 1 << SUIT_OF[opener] if rules.opens[opener] else 0)]
     explored = 0
-    while frontier and explored < SHORTEST_SEARCH_LIMIT:
+    opens = rules.opens
+    clash = bool(rules.never_together)
+    while frontier and explored < SHORTEST_SEARCH_LIMIT and wanted:
         next_frontier = []
-        for seq in frontier:
-            opened = opened_after(rules, seq)
-            banned = clashing(rules, seq)
+        for seq, opened in frontier:
+            banned = clashing(rules, seq) if clash else ()
+            previous = seq[-1]
             for card in hand:
-                if card in seq or card in banned or not can_follow(rules, seq[-1], card, opened):
+                if card in seq or card in banned or not can_follow(rules, previous, card, opened):
                     continue
                 explored += 1
-                if card == last:
-                    return [*seq, card]
-                next_frontier.append([*seq, card])
+                longer = [*seq, card]
+                if card in wanted:
+                    found[card] = longer
+                    wanted.discard(card)
+                    if not wanted:
+                        return found
+                next_frontier.append((longer, opened | 1 << SUIT_OF[card] if opens[card] else opened))
         frontier = next_frontier
-    return None
+    return found
 
 
 def _fullest(rules: RuleSet, hand: list[int], opener: int, last: int) -> list[int] | None:
@@ -291,9 +316,13 @@ def _fullest(rules: RuleSet, hand: list[int], opener: int, last: int) -> list[in
     if reserve is not None:
         remaining.remove(reserve)
     tail = [reserve, last] if reserve is not None else [last]
+    clash = bool(rules.never_together)
     while True:
-        banned = clashing(rules, [*seq, *tail])  # S5: skip jacks of the other colour
-        card = _pick_next(rules, seq[-1], [c for c in remaining if c not in banned], opened, last)
+        if clash:
+            banned = clashing(rules, [*seq, *tail])  # S5: skip jacks of the other colour
+            card = _pick_next(rules, seq[-1], [c for c in remaining if c not in banned], opened)
+        else:
+            card = _pick_next(rules, seq[-1], remaining, opened)
         if card is None:
             break
         seq.append(card)
@@ -317,18 +346,25 @@ def _reserve_for(rules: RuleSet, remaining: list[int], opener: int, last: int) -
     return partners[0] if partners else None
 
 
-def _pick_next(rules: RuleSet, previous: int, remaining: list[int], opened: int, last: int) -> int | None:
-    """The next card for the fullest play: openers first, then cards whose rank carries others."""
-    followers = [c for c in remaining if can_follow(rules, previous, c, opened)]
-    if not followers:
-        return None
-    power_of = rules.power_of
-    openers = [c for c in followers if power_of[c].opens_suit and not opened >> SUIT_OF[c] & 1]
-    if openers:
-        return openers[0]
-    stranded = {RANK_OF[c] for c in remaining if not opened >> SUIT_OF[c] & 1}
-    carriers = [c for c in followers if RANK_OF[c] in stranded]
-    if carriers:
-        return carriers[0]
-    return followers[0]
-
+def _pick_next(rules: RuleSet, previous: int, remaining: list[int], opened: int) -> int | None:
+    """The next card for the fullest play: openers first, then cards whose rank carries others
+    (a rank that a card of a suit not yet open holds), then the first card that may follow;
+    each the first of its kind in ``remaining``'s order. One pass: the hottest loop of listing."""
+    rank = RANK_OF[previous]
+    sets = rules.set_ranks >> rank & 1  # can_follow's same-rank test, for the previous card's rank
+    opens = rules.opens
+    followers = []
+    stranded = 0  # bit set of the ranks held in suits not yet open
+    for card in remaining:
+        if opened >> SUIT_OF[card] & 1:
+            followers.append(card)
+        else:
+            stranded |= 1 << RANK_OF[card]
+            if sets and RANK_OF[card] == rank:
+                if opens[card]:
+                    return card  # an opener of a suit not yet open comes first
+                followers.append(card)
+    for card in followers:
+        if stranded >> RANK_OF[card] & 1:
+            return card
+    return followers[0] if followers else None

@@ -20,13 +20,15 @@ always add up to 1.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from arena.engine import legality
 from arena.engine.actions import Play
 from arena.engine.cards import RANK_OF, SUIT_OF
 from arena.engine.game import Game
-from arena.engine.steps import can_follow, clashing, first_card_ok
+from arena.engine.moves import plays_of
+from arena.engine.rules import RuleSet
+from arena.engine.steps import clashing, first_card_ok
 from arena.errors import GameOverError
 
 EXTEND = 0.75  # the chance of laying one more card while one may follow
@@ -49,63 +51,96 @@ def random_playout(game: Game, rng: random.Random) -> tuple[float, ...]:
     """Play ``game`` (in place: pass a :meth:`~arena.engine.game.Game.copy`) to its end with the
     module's random policy, drawing from ``rng``; return :func:`results`."""
     pick = rng.random
+    build = _builder(game.rules, pick)
+    legal = game.legal_actions
+    apply = game.apply_legal
     while game.outcome is None:
-        play = built_play(game, rng)
+        play = build(game)
         if play is None:
-            actions = game.legal_actions()
-            game.apply_legal(actions[int(pick() * len(actions))])
+            actions = legal()
+            apply(actions[int(pick() * len(actions))])
         else:
-            game.apply_legal(play)
+            apply(play)
     return results(game)
 
 
 def built_play(game: Game, rng: random.Random) -> Play | None:
     """A legal play built card by card at random (the module docstring), or None where the
     turn is left to a uniform pick among the legal actions."""
-    rules = game.rules
-    if rules.chained or game.pending_kind is not None or game.pending_skip or game.drawn_card >= 0:
-        return None
-    hand = game.hands[game.to_move]
-    if not rules.simple:
-        firsts = [card for card in hand if first_card_ok(game, card)]
-    elif game.active_suit < 0:
-        firsts = hand
-    else:  # the table lookup moves.legal_plays makes too: wild, same suit or same rank
-        fits = rules.playable_on[game.active_suit * 13 + RANK_OF[game.top_card]]
-        firsts = [card for card in hand if card in fits]
-    if not firsts:
-        return None  # a draw or a pass: the list is short and cheap to build
-    pick = rng.random
-    # list[Any]: the hand's ints become the play's cards without a cast call (the hot path)
-    cards: list[Any] = [firsts[int(pick() * len(firsts))]]
-    limit = rules.max_cards or len(hand)
-    if limit > 1 and (rules.sets or rules.any_opener):
-        # moves.next_cards's tests, kept up to date card by card: the opened suits, and the
-        # cards that may not join what is laid (S5)
-        power_of = rules.power_of
-        opened = 0
-        barred: frozenset[int] = frozenset()
-        while len(cards) < limit and pick() < EXTEND:
-            last = cards[-1]
-            if power_of[last].opens_suit:
-                opened |= 1 << SUIT_OF[last]
-            if rules.never_together:
-                barred = clashing(rules, cards)
-            follow = [c for c in hand if c not in cards and c not in barred
-                      and can_follow(rules, last, c, opened)]
-            if not follow:
-                break
-            cards.append(follow[int(pick() * len(follow))])
-    last = cards[-1]
-    call = None
-    if rules.power_of[last].calls_suit:
-        rest = [SUIT_OF[c] for c in hand if c not in cards and c < 52]
-        call = rest[int(pick() * len(rest))] if rest else int(pick() * 4)
-    announce = rules.last_card != "off" and len(hand) - len(cards) == 1
-    play = Play(tuple(cards), call, (), announce)
-    # The cards were chosen by the rules' own first-card and follow tests, the call and the
-    # announcement set as due: only a rule set's finishing bans and last-card variants
-    # (post_plays) remain to check, and a play they refuse goes to the uniform pick.
-    if rules.post_plays and legality.play_error(game, play) is not None:
-        return None
-    return play
+    return _builder(game.rules, rng.random)(game)
+
+
+def _builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play | None]:
+    """:func:`built_play` for one rule set and generator, the rule set's tables and flags read
+    once (a playout builds a play at every decision)."""
+    unbuilt = rules.chained
+    simple = rules.simple
+    playable_on = rules.playable_on
+    max_cards = rules.max_cards
+    extends = bool(rules.sets or rules.any_opener)
+    opens = rules.opens
+    set_ranks = rules.set_ranks
+    groups = rules.never_together
+    power_of = rules.power_of
+    announces = rules.last_card != "off"
+    post_plays = rules.post_plays
+
+    def build(game: Game) -> Play | None:
+        if unbuilt or game.pending_kind is not None or game.pending_skip or game.drawn_card >= 0:
+            return None
+        hand = game.hands[game.to_move]
+        if not simple:
+            firsts = [card for card in hand if first_card_ok(game, card)]
+        elif game.active_suit < 0:
+            firsts = hand
+        else:  # the table lookup moves.legal_plays makes too: wild, same suit or same rank
+            fits = playable_on[game.active_suit * 13 + RANK_OF[game.top_card]]
+            firsts = [card for card in hand if card in fits]
+        if not firsts:
+            return None  # a draw or a pass: the list is short and cheap to build
+        # list[Any]: the hand's ints become the play's cards without a cast call (the hot path)
+        cards: list[Any] = [firsts[int(pick() * len(firsts))]]
+        limit = max_cards or len(hand)
+        if limit > 1 and extends:
+            # moves.next_cards's tests, kept up to date card by card: the opened suits, and the
+            # cards that may not join what is laid (S5: they change only when a card of a group
+            # is laid); steps.can_follow written inline
+            opened = 0
+            barred: frozenset[int] = frozenset()
+            regroup = bool(groups)
+            while len(cards) < limit and pick() < EXTEND:
+                last = cards[-1]
+                if opens[last]:
+                    opened |= 1 << SUIT_OF[last]
+                if regroup:
+                    barred = clashing(rules, cards)
+                rank = RANK_OF[last]
+                sets = set_ranks >> rank & 1
+                follow = [c for c in hand if (opened >> SUIT_OF[c] & 1 or sets and RANK_OF[c] == rank)
+                          and c not in cards and c not in barred]
+                if not follow:
+                    break
+                card = follow[int(pick() * len(follow))]
+                cards.append(card)
+                regroup = False
+                for group in groups:
+                    if card in group:
+                        regroup = True
+                        break
+        last = cards[-1]
+        call = None
+        if power_of[last].calls_suit:
+            rest = [SUIT_OF[c] for c in hand if c not in cards and c < 52]
+            call = rest[int(pick() * len(rest))] if rest else int(pick() * 4)
+        found = plays_of(rules, cards)  # the interned plays: building one is a dataclass's __init__
+        play = found[0] if call is None else found[call]
+        if announces and len(hand) - len(cards) == 1:
+            play = Play(play.cards, call, (), True)  # the last-card announcement, where it is due
+        # The cards were chosen by the rules' own first-card and follow tests, the call and the
+        # announcement set as due: only a rule set's finishing bans and last-card variants
+        # (post_plays) remain to check, and a play they refuse goes to the uniform pick.
+        if post_plays and legality.play_error(game, play) is not None:
+            return None
+        return play
+
+    return build

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 STANDARD = range(52)  # the cards a joker may stand for (never a joker, L8)
 ROLE_CACHE_SIZE = 100_000
+_NO_CARDS: frozenset[int] = frozenset()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,15 +160,18 @@ def role_candidates(rules: RuleSet, prev: int, opened: int) -> list[int]:
 
 def mixes(rules: RuleSet, cards: Sequence[int]) -> bool:
     """True when the play holds cards of two groups that never go together (S5)."""
-    groups = [g for g in rules.never_together if any(c in g for c in cards)]
-    return len(groups) > 1
+    touched = 0
+    for group in rules.never_together:  # isdisjoint: the test in C, not a generator per group
+        if not group.isdisjoint(cards):
+            touched += 1
+    return touched > 1
 
 
 def clashing(rules: RuleSet, cards: Sequence[int]) -> frozenset[int]:
     """The cards that may not join ``cards``: those of a group other than one already in (S5)."""
-    touched = [g for g in rules.never_together if any(c in g for c in cards)]
+    touched = [g for g in rules.never_together if not g.isdisjoint(cards)]
     if not touched:
-        return frozenset()
+        return _NO_CARDS
     return frozenset().union(*(g for g in rules.never_together if g not in touched))
 
 
