@@ -180,12 +180,21 @@ def _set_plays(rules: RuleSet, hand: list[int], openers: list[int]) -> list[list
     """Same-rank plays without a suit opener: one per (set, final card) (S4, C2)."""
     opens = rules.opens if rules.any_opener else None
     sequences = []
+    seen = paired = 0  # bit sets of the ranks the hand holds, and holds more than once
+    for card in hand:
+        bit = 1 << RANK_OF[card]
+        paired |= seen & bit
+        seen |= bit
     done_ranks = 0  # a bit set: hands are short, so a scan per rank beats building a dict
     opener_set = None
     for opener in openers:
         rank = RANK_OF[opener]
         if not rules.set_ranks >> rank & 1:
             sequences.append([opener])  # I3: this rank never makes a set
+            continue
+        if not paired >> rank & 1:  # the only card of its rank: laid alone (an opener: not here)
+            if not (opens and opens[opener]):
+                sequences.append([opener])
             continue
         if done_ranks >> rank & 1:
             continue
