@@ -227,8 +227,9 @@ def test_bench_json_has_the_documented_keys() -> None:
     result = invoke("bench", "--rules", "crazy-eights", "--games", "20", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert {"rules", "games", "seconds", "games_per_s", "decisions_per_s"} <= set(data)
+    assert {"rules", "games", "seconds", "games_per_s", "decisions_per_s", "build"} <= set(data)
     assert data["rules"] == "crazy-eights" and data["games"] == 20 and data["games_per_s"] > 0
+    assert data["build"] == "python"  # the suite runs the sources (the installed wheel: "mypyc")
 
 
 @pytest.mark.parametrize("name", ["switch", "london"])
@@ -268,8 +269,10 @@ def test_bench_peer_plays_the_openspiel_preset_and_openspiels_same_game() -> Non
     data = json.loads(result.output)
     assert data["rules"] == "openspiel" and data["peer"]["rules"] == "openspiel:crazy_eights"
     assert data["peer"]["games"] == 20 and data["peer"]["games_per_s"] > 0 and data["ratio"] > 0
+    assert data["build"] == "python" and data["peer"]["build"] == "c++"
     shown = runner.invoke(app, ["bench", "--games", "10", "--peer", "openspiel"], env={"COLUMNS": "200"})
     assert shown.exit_code == 0 and "games/s ratio arena / openspiel:crazy_eights" in shown.output
+    assert "arena's engine: pure Python" in shown.output
 
 
 def test_bench_peer_refuses_a_rule_set_openspiel_does_not_play() -> None:

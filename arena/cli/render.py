@@ -651,9 +651,13 @@ def render_bench(console: Console, results: list[BenchResult]) -> None:
         table.add_row(r.rules, str(r.seats), str(r.games), f"{r.seconds:.2f}",
                       f"{r.games_per_s:,.0f}", f"{r.decisions_per_s:,.0f}")
     console.print(table)
+    console.print(f"arena's engine: {_BUILDS.get(results[0].build, results[0].build)}")
     if len(results) == 2 and results[1].games_per_s:
         ratio = results[0].games_per_s / results[1].games_per_s
         console.print(f"games/s ratio arena / {results[1].rules}: [bold]{ratio:.2f}[/]")
+
+
+_BUILDS = {"mypyc": "compiled (mypyc)", "python": "pure Python"}  # bench's engine_build()
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]

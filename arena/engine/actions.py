@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Union
+from typing import Any, Final, Union
 
 from arena.engine.cards import CARDS, NAMES, SUITS, Card, parse_suit
+from arena.engine.frozen import rebuilt_from_fields
 from arena.errors import InvalidActionError, InvalidCardError
 
 
@@ -29,6 +30,10 @@ class Play:
     call: int | None = None
     roles: tuple[Card, ...] = ()
     announce: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :mod:`arena.engine.frozen`)."""
+        return rebuilt_from_fields(self)
 
     @property
     def acting(self) -> tuple[Card, ...]:
@@ -74,8 +79,8 @@ class Pass:
         return "Action.parse('pass')"
 
 
-DRAW = Draw()
-PASS = Pass()
+DRAW: Final = Draw()
+PASS: Final = Pass()
 ActionType = Union[Play, Draw, Pass]
 
 
@@ -83,7 +88,7 @@ class Action:
     """Namespace for parsing actions: ``Action.parse("7H 2H")``."""
 
     @staticmethod
-    def parse(text: str) -> ActionType:
+    def parse(text: object) -> ActionType:
         """Read an action in notation; raise :class:`InvalidActionError` naming the input."""
         if not isinstance(text, str):
             raise InvalidActionError(f"an action must be text, got {type(text).__name__}")

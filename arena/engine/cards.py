@@ -9,6 +9,7 @@ notation. Every card value exists once (``CARDS[code]``), so cards compare and h
 
 from __future__ import annotations
 
+from typing import Final
 
 from arena.errors import InvalidCardError
 
@@ -65,10 +66,10 @@ def _name(code: int) -> str:
     return RANKS[code % 13] + SUITS[code // 13]
 
 
-NAMES: tuple[str, ...] = tuple(_name(code) for code in range(54))
+NAMES: Final[tuple[str, ...]] = tuple(_name(code) for code in range(54))
 CARDS: tuple[Card, ...] = tuple(Card(code) for code in range(54))
-RANK_OF: tuple[int, ...] = tuple(code % 13 if code < 52 else -1 for code in range(54))
-SUIT_OF: tuple[int, ...] = tuple(code // 13 if code < 52 else -1 for code in range(54))
+RANK_OF: Final[tuple[int, ...]] = tuple(code % 13 if code < 52 else -1 for code in range(54))
+SUIT_OF: Final[tuple[int, ...]] = tuple(code // 13 if code < 52 else -1 for code in range(54))
 RED_SUITS = frozenset((1, 2))
 
 

@@ -22,7 +22,7 @@ import operator
 import random
 from dataclasses import dataclass
 from types import EllipsisType
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Sequence
 
 from arena.engine.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
 from arena.engine.cards import NAMES, RANK_OF, SUIT_OF, SUITS, Card
@@ -36,11 +36,10 @@ from arena.engine.outcome import Outcome, OutcomeReason
 if TYPE_CHECKING:
     from arena.engine.observation import HistoryEvent
 
-STARTER_ATTEMPTS = 1000
-NO_CAP = 1 << 62  # the play count a game without a play cap never reaches
+STARTER_ATTEMPTS: Final = 1000
+NO_CAP: Final = 1 << 62  # the play count a game without a play cap never reaches
 # Events are built once per decision: tuple.__new__ skips the Python-level __new__ of a NamedTuple.
-_event = tuple.__new__
-_BIT_LENGTH = tuple(n.bit_length() for n in range(128))  # for the shuffle: a deck of 54 fits
+_event: Final = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,38 +78,53 @@ class Event(NamedTuple):
 def shuffle(rng: random.Random, cards: list[int]) -> None:
     """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does (CPython's Fisher-Yates,
     each index drawn by rejection from ``getrandbits``), with the same draws from ``rng``: written
-    out, without a method call per card, because the deal is a tenth of a short game's time.
+    out, without a method call per card, because the deal is a fifth of a short game's time.
     tests/engine/test_engine_fast_paths.py holds it to ``random.Random.shuffle``."""
     getrandbits = rng.getrandbits
-    bit_length = _BIT_LENGTH
-    if len(cards) >= len(bit_length):  # more cards than any deck holds today
-        bit_length = tuple(n.bit_length() for n in range(len(cards) + 1))
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        bits = bit_length[n]
+    for i, n, bits in _shuffle_steps(len(cards)):
         j = getrandbits(bits)
         while j >= n:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
 
 
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """The shuffle's steps for a list of ``length``: each index ``i`` from the last down, the
+    count ``n = i + 1`` it draws below and that count's bit length (kept per length: a deck or a
+    recycled pile has one of a few dozen lengths)."""
+    found = _SHUFFLE_STEPS.get(length)
+    if found is None:
+        found = _SHUFFLE_STEPS[length] = tuple((i, i + 1, (i + 1).bit_length())
+                                               for i in range(length - 1, 0, -1))
+    return found
+
+
+# Every field of a Game, named once: its slots, and what Game.copy copies (a Game compiled by
+# mypyc keeps its fields in a C struct and has no __slots__ attribute to read them from).
+FIELDS: tuple[str, ...] = (
+    "rules", "seats", "seed", "rng", "hands", "stock", "discard", "active_suit", "pending_kind",
+    "pending_amount", "pending_mix", "pending_skip", "top_card", "announced", "direction",
+    "to_move", "recycles_left", "passes_in_row", "decisions", "draws_this_turn", "drawn_card",
+    "outcome", "history", "_legal", "public_events", "plays", "_block_at", "_play_cap",
+)
+
+
 class Game:
     """One hand of a rule set, with the full hidden state. Build with :meth:`new` or :meth:`setup`."""
 
     # Slots: a fixed set of fields is faster to create and to read in the engine's hot loops.
-    __slots__ = (
-        "rules", "seats", "seed", "rng", "hands", "stock", "discard", "active_suit", "pending_kind",
-        "pending_amount", "pending_mix", "pending_skip", "top_card", "announced", "direction",
-        "to_move", "recycles_left", "passes_in_row", "decisions", "draws_this_turn", "drawn_card",
-        "outcome", "history", "_legal", "public_events", "plays", "_block_at", "_play_cap",
-    )
+    __slots__ = FIELDS
 
-    def __init__(self, rules: RuleSet, seats: int, seed: int) -> None:
+    def __init__(self, rules: RuleSet, seats: int, seed: int, rng: random.Random | None = None) -> None:
+        """A game before the deal; ``rng`` is its generator (default: one seeded with ``seed``)."""
         rules.check_seats(seats)
         self.rules = rules
         self.seats = seats
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed) if rng is None else rng
         self.hands: list[list[int]] = [[] for _ in range(seats)]
         self.stock: list[int] = []  # the next card to draw is the LAST element (pop() is O(1))
         self.discard: list[int] = []  # the top card is the last element
@@ -676,32 +690,51 @@ class Game:
         hand = self.hands[seat]
         if not self.rules.points:
             return len(hand)
-        points = self.rules.points
-        return sum(points[c] for c in hand)
+        return sum(map(self.rules.points.__getitem__, hand))
 
-    def _leaders(self) -> list[int]:
-        scores = [self.score(s) for s in range(self.seats)]
-        best = min(scores)
-        return [s for s in range(self.seats) if scores[s] == best]
+    def _scores(self) -> list[int]:
+        """Every seat's :meth:`score`, computed once for the end of a game (plain loops: a
+        ``sum(map(...))`` per hand costs more than the few cards it adds up)."""
+        points = self.rules.points
+        if not points:
+            return [len(hand) for hand in self.hands]
+        scores = []
+        for hand in self.hands:
+            total = 0
+            for card in hand:
+                total += points[card]
+            scores.append(total)
+        return scores
 
     def _blocked(self, reason: OutcomeReason = OutcomeReason.BLOCKED) -> None:
         """S14/C6/F7: the lowest score (fewest cards, or fewest points) wins; a tie is a draw.
         A game that reaches its play cap is scored the same way (O7)."""
-        leaders = self._leaders()
+        scores = self._scores()
+        best = min(scores)
+        leaders = [s for s in range(self.seats) if scores[s] == best]
         if len(leaders) == 1:
-            self.outcome = Outcome("won", reason, leaders[0], self._places(leaders[0]))
+            self.outcome = Outcome("won", reason, leaders[0], self._places(leaders[0], scores))
         else:
-            self.outcome = Outcome("drawn", reason, None, self._places(None))
+            self.outcome = Outcome("drawn", reason, None, self._places(None, scores))
 
-    def _places(self, winner: int | None) -> tuple[tuple[int, ...], ...]:
+    def _places(self, winner: int | None, scores: list[int] | None = None) -> tuple[tuple[int, ...], ...]:
         """G7: the winner first, the others by lowest score (fewest cards, or points where the
-        rule set scores blocked games by points); equal scores share a place."""
-        others = [s for s in range(self.seats) if s != winner]
-        by_score: dict[int, list[int]] = {}
-        for s in others:
-            by_score.setdefault(self.score(s), []).append(s)
-        places = [tuple(by_score[n]) for n in sorted(by_score)]
-        return ((winner,), *places) if winner is not None else tuple(places)
+        rule set scores blocked games by points); equal scores share a place, in seat order."""
+        if scores is None:
+            scores = self._scores()
+        places: list[tuple[int, ...]] = [] if winner is None else [(winner,)]
+        level = -1
+        group: list[int] = []
+        for score, seat in sorted([(scores[s], s) for s in range(self.seats) if s != winner]):
+            if score != level:
+                if group:
+                    places.append(tuple(group))
+                group, level = [seat], score
+            else:
+                group.append(seat)
+        if group:
+            places.append(tuple(group))
+        return tuple(places)
 
     # -- views ----------------------------------------------------------------------------------
 
@@ -740,34 +773,46 @@ class Game:
     def copy(self, rng: random.Random | None = None) -> Game:
         """An independent copy of the game (the search's copy: no ``copy.deepcopy``).
 
-        Every slot is copied generically, so a field added later is copied too: lists one level
+        Every field is copied generically, so a field added later is copied too: lists one level
         deep (the hands are lists of lists; events and actions are immutable), dictionaries and
         sets shallowly, the random generator by its state; everything else (the rule set, the
         outcome, numbers) is immutable and shared. ``rng`` gives the copy that generator
         instead (a search's own, which then shuffles the copy's recycles: cheaper than copying
         the state, and the copy's future is then the search's to draw).
         """
-        twin = Game.__new__(Game)
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        twin = Game(self.rules, self.seats, self.seed, rng)  # then every field is overwritten
         put = setattr
-        for name, value in zip(_SLOTS, _READ_SLOTS(self)):
+        for name, value in zip(FIELDS, _READ_FIELDS(self)):
             kind = type(value)
             if kind is list:
                 value = [v[:] for v in value] if value and type(value[0]) is list else value[:]
             elif kind is random.Random:
-                if rng is None:
-                    rng = random.Random()
-                    rng.setstate(value.getstate())
                 value = rng
             elif kind is dict or kind is set:
                 value = value.copy()
             put(twin, name, value)
         return twin
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """How ``copy``, ``copy.deepcopy`` and ``pickle`` rebuild a game: from its fields (a
+        compiled Game has no bare ``__new__`` for their default way)."""
+        return _rebuilt, (_READ_FIELDS(self),)
+
     def all_cards(self) -> list[int]:
         """Every card in play, wherever it is (for invariant checks)."""
         return [c for h in self.hands for c in h] + self.stock + self.discard
 
 
-# Game.copy walks these: the class's own slots, read once.
-_SLOTS: tuple[str, ...] = Game.__slots__
-_READ_SLOTS = operator.attrgetter(*_SLOTS)  # every slot's value in one call
+_READ_FIELDS = operator.attrgetter(*FIELDS)  # every field's value in one call
+
+
+def _rebuilt(values: tuple[Any, ...]) -> Game:
+    """The game whose fields hold ``values``, in the order of :data:`FIELDS` (Game.__reduce__)."""
+    rules, seats, seed, rng = values[:4]
+    game = Game(rules, seats, seed, rng)
+    for name, value in zip(FIELDS, values):
+        setattr(game, name, value)
+    return game

@@ -192,7 +192,7 @@ def _set_plays(rules: RuleSet, hand: list[int], openers: list[int]) -> list[list
         if not rules.set_ranks >> rank & 1:
             sequences.append([opener])  # I3: this rank never makes a set
             continue
-        if not paired >> rank & 1:  # the only card of its rank: laid alone (an opener: not here)
+        if not paired >> rank & 1:  # alone of its rank: its own play (a 7's come from _opened_plays)
             if not (opens and opens[opener]):
                 sequences.append([opener])
             continue

@@ -20,7 +20,7 @@ always add up to 1.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Callable
 
 from arena.engine import legality
 from arena.engine.actions import Play
@@ -98,8 +98,7 @@ def _builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play
             firsts = [card for card in hand if card in fits]
         if not firsts:
             return None  # a draw or a pass: the list is short and cheap to build
-        # list[Any]: the hand's ints become the play's cards without a cast call (the hot path)
-        cards: list[Any] = [firsts[int(pick() * len(firsts))]]
+        cards = [firsts[int(pick() * len(firsts))]]
         limit = max_cards or len(hand)
         if limit > 1 and extends:
             # moves.next_cards's tests, kept up to date card by card: the opened suits, and the

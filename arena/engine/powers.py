@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from arena.engine.cards import JOKER_CODES, RED_SUITS, Card, rank_index
+from arena.engine.frozen import rebuilt_from_fields
 from arena.errors import InvalidCardError, RulesError
 
 POWER_KEYS = {
@@ -51,6 +52,10 @@ class Power:
     answers: tuple[str, ...] = ()
     suit_only: bool = False
     must_cover: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :mod:`arena.engine.frozen`)."""
+        return rebuilt_from_fields(self)
 
     def cancel_for(self, kind: str | None) -> int | None:
         """How many cards this card takes off a pending ``kind`` penalty (0: all), or None."""

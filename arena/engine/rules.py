@@ -21,6 +21,7 @@ from typing import Any, Callable, cast
 
 from arena.engine.actions import Play
 from arena.engine.cards import CARDS, NAMES, RANK_OF
+from arena.engine.frozen import rebuilt_from_fields
 from arena.errors import RulesError
 from arena.engine.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
 from arena.settings import Keys, did_you_mean, load_yaml, show
@@ -138,6 +139,10 @@ class RuleSet:
         repr=False, compare=False, default_factory=dict)  # see arena.engine.moves
     role_cache: dict[tuple[int, int], list[int]] = field(
         repr=False, compare=False, default_factory=dict)  # see arena.engine.steps
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its fields (see :mod:`arena.engine.frozen`)."""
+        return rebuilt_from_fields(self)
 
     def hand_size_for(self, seats: int) -> int:
         """Cards dealt to each seat at this table size."""

@@ -12,7 +12,7 @@ acts as the card it names, L8). ``opened`` is always a bit set of suits (``1 << 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Final, Sequence
 
 from arena.engine.cards import NAMES, RANK_OF, SUIT_OF, SUITS
 from arena.engine.rules import RuleSet
@@ -20,7 +20,7 @@ from arena.engine.rules import RuleSet
 if TYPE_CHECKING:
     from arena.engine.game import Game
 
-STANDARD = range(52)  # the cards a joker may stand for (never a joker, L8)
+STANDARD: Final = range(52)  # the cards a joker may stand for (never a joker, L8)
 ROLE_CACHE_SIZE = 100_000
 _NO_CARDS: frozenset[int] = frozenset()
 

@@ -1,8 +1,9 @@
 """The runtime folder: the bot host, a copy of the ``arena`` package and the seccomp filter.
 
 The repository may live where a bot's uid cannot read it (CI clones as root into an unknown
-folder), so once per referee process the package's Python files are copied into a temp folder
-that every bot uid can read, and byte-compiled there (a bot cannot write ``__pycache__``, and
+folder), so once per referee process the package's files (its Python files, and an installed
+package's compiled engine) are copied into a temp folder that every bot uid can read, and the
+Python files byte-compiled there (a bot cannot write ``__pycache__``, and
 compiling on every start would cost milliseconds). A template mounts ``rt/`` read-only at
 ``/arena`` in its own root, which it builds on the empty mount point ``root/``.
 """
@@ -50,10 +51,11 @@ class Runtime:
         atexit.register(self.remove)
 
     def _copy_package(self, filters: tuple[bytes, bytes] | None) -> None:
-        """Copy ``arena``'s .py files and the host script, then byte-compile them."""
+        """Copy ``arena``'s .py files, its compiled modules (an installed package's engine, see
+        setup.py: a bot's search runs them too) and the host script, then byte-compile."""
         source = Path(arena.__file__).resolve().parent
         shutil.copytree(source, self.rt / "arena", ignore=shutil.ignore_patterns(
-            "__pycache__", "*.pyc", "*.so", "py.typed", "*.yaml"))
+            "__pycache__", "*.pyc", "py.typed", "*.yaml"))
         shutil.copy2(source / "sandbox" / "host.py", self.rt / HOST_SCRIPT)
         if filters is not None:
             (self.rt / BOT_FILTER).write_bytes(filters[0])

@@ -30,10 +30,12 @@ import random
 import tempfile
 import time
 from dataclasses import asdict, dataclass
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any, Callable
 
 from arena.errors import ArenaError
+from arena.engine import game as engine_game
 from arena.engine.game import Game
 from arena.engine.playout import random_playout
 from arena.engine.outcome import OutcomeReason
@@ -52,15 +54,24 @@ CHANCE = -1  # OpenSpiel's player id of a chance node (pyspiel.PlayerId.CHANCE)
 OPENSPIEL_INSTALL = "pip install open-spiel   (or: python -m pip install -e '.[peers]')"
 
 
+def engine_build() -> str:
+    """``"mypyc"`` where this process runs the compiled engine (an installed package, see
+    setup.py), else ``"python"`` (the sources: a clone, an editable install, no C compiler)."""
+    where = engine_game.__file__ or ""
+    return "mypyc" if where.endswith(tuple(EXTENSION_SUFFIXES)) else "python"
+
+
 @dataclass(frozen=True)
 class BenchResult:
-    """Throughput of one benchmark run."""
+    """Throughput of one benchmark run; ``build`` says what ran it (:func:`engine_build`, or the
+    peer's ``"c++"``)."""
 
     rules: str
     games: int
     seats: int
     seconds: float
     decisions: int
+    build: str = "python"
 
     @property
     def games_per_s(self) -> float:
@@ -104,7 +115,7 @@ def bench_inprocess(rules: RuleSet, games: int, seats: int, seed: int = 0,
     start = clock()
     for index in range(games):
         decisions += play_random_game(rules, seats, seed + index, rng).decisions
-    return BenchResult(rules.name, games, seats, clock() - start, decisions)
+    return BenchResult(rules.name, games, seats, clock() - start, decisions, engine_build())
 
 
 @dataclass(frozen=True)
@@ -118,6 +129,7 @@ class PlayoutBenchResult:
     positions: int
     seconds: float
     decisions: int  # the decisions the playouts made, all together
+    build: str = "python"  # engine_build()
 
     @property
     def playouts_per_s(self) -> float:
@@ -129,7 +141,8 @@ class PlayoutBenchResult:
         return {"rules": self.rules, "seats": self.seats, "playouts": self.playouts,
                 "positions": self.positions, "seconds": round(self.seconds, 4),
                 "playouts_per_s": round(self.playouts_per_s, 1),
-                "decisions_per_playout": round(self.decisions / self.playouts, 1) if self.playouts else 0.0}
+                "decisions_per_playout": round(self.decisions / self.playouts, 1) if self.playouts else 0.0,
+                "build": self.build}
 
 
 PLAYOUT_POSITIONS = 50  # mid-game positions the playouts start from, in turn
@@ -167,7 +180,7 @@ def bench_playouts(rules: RuleSet, playouts: int, seats: int, seed: int = 0) -> 
         random_playout(game, rng)
         decisions += game.decisions - position.decisions
     elapsed = time.process_time() - start
-    return PlayoutBenchResult(rules.name, seats, playouts, len(positions), elapsed, decisions)
+    return PlayoutBenchResult(rules.name, seats, playouts, len(positions), elapsed, decisions, engine_build())
 
 
 class PeerUnavailable(ArenaError):
@@ -217,7 +230,7 @@ def bench_openspiel(rules: RuleSet, games: int, seats: int, seed: int = 0) -> Be
             apply(actions[int(pick() * len(actions))])
             if player >= 0:
                 decisions += 1
-    return BenchResult("openspiel:crazy_eights", games, seats, time.process_time() - start, decisions)
+    return BenchResult("openspiel:crazy_eights", games, seats, time.process_time() - start, decisions, "c++")
 
 
 @dataclass(frozen=True)
@@ -311,7 +324,7 @@ def bench_sandboxed(rules: RuleSet, games: int, seats: int, bot_path: Path, seed
         finally:
             for bot in bots:
                 bot.bot.close()
-    result = BenchResult(f"{rules.name} (sandboxed)", games, seats, elapsed, decisions)
+    result = BenchResult(f"{rules.name} (sandboxed)", games, seats, elapsed, decisions, engine_build())
     starts = sorted(s for b in bots for s in b.starts)
     start_ms = starts[len(starts) // 2] * 1000 if starts else 0.0
     return SandboxBenchResult(result, sum(b.asked for b in bots), sum(b.seconds for b in bots), raw,

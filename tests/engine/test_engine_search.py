@@ -3,6 +3,8 @@ consistent with what a seat has seen, and a fast random playout to a valid end."
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from arena.engine.actions import DRAW, Play
 from arena.engine.cards import RANK_OF, SUIT_OF, Card
 from arena.engine.determinize import Determinizer, determinize
-from arena.engine.game import Game
+from arena.engine.game import FIELDS, Game
 from arena.engine.observation import observe
 from arena.engine.playout import built_play, random_playout, results
 from arena.engine.rules import load_rules, preset_names
@@ -41,9 +43,9 @@ def mid_games(name: str, count: int, seed: int = 0) -> list[Game]:
 
 
 def state(game: Game) -> dict[str, object]:
-    """Every slot of the game, by name (the generator by its state, the legal cache as text)."""
+    """Every field of the game, by name (the generator by its state, the legal cache as text)."""
     values: dict[str, object] = {}
-    for name in Game.__slots__:
+    for name in FIELDS:
         value = getattr(game, name)
         if isinstance(value, random.Random):
             value = value.getstate()
@@ -83,6 +85,36 @@ def test_a_copy_with_a_search_generator_shuffles_its_recycles_with_it() -> None:
     twin = game.copy(rng)
     assert twin.rng is rng and game.rng is not rng
     assert twin.hands == game.hands and twin.hands[0] is not game.hands[0]
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_copy_deepcopy_and_pickle_rebuild_every_field(how: str) -> None:
+    """copy.copy shares the fields, copy.deepcopy and a pickle's round trip copy every one of
+    them: Game.__reduce__ rebuilds a compiled Game (which has no bare __new__) as a pure one."""
+    ways = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": lambda g: pickle.loads(pickle.dumps(g))}
+    for game in mid_games("switch", 6):
+        before = state(game)
+        twin = ways[how](game)
+        assert type(twin) is Game and twin is not game and state(twin) == before
+        if how == "copy":
+            assert twin.hands is game.hands and twin.rng is game.rng
+        else:
+            assert twin.hands == game.hands and twin.hands[0] is not game.hands[0]
+            assert twin.rng is not game.rng and twin.rng.random() == game.rng.random()
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_rule_sets_powers_and_plays_pickle_and_copy_as_equal_values(how: str) -> None:
+    """The frozen values a game holds come back equal and of their own class (a compiled
+    frozen dataclass refuses the default way, which sets fields on a bare instance)."""
+    ways = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": lambda v: pickle.loads(pickle.dumps(v))}
+    rules = load_rules("london")
+    values = [rules, *set(rules.power_of), Play((Card.parse("AS"),), call=2, announce=True),
+              Play((Card.parse("X1"), Card.parse("7H")), roles=(Card.parse("7S"), Card.parse("7H")))]
+    for value in values:
+        twin = ways[how](value)
+        assert type(twin) is type(value) and twin == value
+    assert ways[how](rules).lone_plays == rules.lone_plays  # the tables too (not compared by ==)
 
 
 # -- determinizations -------------------------------------------------------------------------
