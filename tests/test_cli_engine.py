@@ -240,8 +240,10 @@ def test_bench_playouts_reports_playouts_per_second_from_mid_game_positions(name
     data = json.loads(result.output)
     assert data["rules"] == name and data["seats"] == 2 and data["playouts"] == 30
     assert data["playouts_per_s"] > 0 and data["decisions_per_playout"] > 0
+    assert data["build"] == "python"  # the suite runs the sources
     shown = runner.invoke(app, ["bench", "--playouts", "--games", "10"], env={"COLUMNS": "200"})
     assert shown.exit_code == 0 and "playouts/s" in shown.output and "switch, 4 seats" in shown.output
+    assert "engine: pure Python" in shown.output
 
 
 def test_bench_rejects_a_bad_seat_count() -> None:

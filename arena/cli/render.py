@@ -669,7 +669,8 @@ def render_playout_bench(console: Console, timed: PlayoutBenchResult) -> None:
     per = timed.decisions / timed.playouts if timed.playouts else 0.0
     console.print(f"{timed.rules}, {timed.seats} seats: {timed.playouts:,} random playouts from "
                   f"{timed.positions} mid-game positions in {timed.seconds:.2f}s CPU: "
-                  f"[bold]{timed.playouts_per_s:,.0f} playouts/s[/] ({per:.1f} decisions each)")
+                  f"[bold]{timed.playouts_per_s:,.0f} playouts/s[/] ({per:.1f} decisions each); "
+                  f"engine: {_BUILDS.get(timed.build, timed.build)}")
 
 
 def render_rankings_bench(console: Console, timed: RankingsBenchResult) -> None:
