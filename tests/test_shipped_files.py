@@ -15,7 +15,7 @@ import pytest
 from arena.engine.cards import Card
 from arena.engine.game import Game
 from arena.engine.position import load_position
-from arena.engine.rules import load_rules
+from arena.engine.rules import load_rules, preset_names
 from arena.services.submit import new_bot
 from arena.tournament.adaptive import Course
 from arena.tournament.config import Until, load_config
@@ -57,6 +57,21 @@ def test_the_ladder_seats_the_four_built_in_bots_at_one_table_until_they_are_apa
         assert workspace.resolve_entry(entry.spec, [ROOT]).path.is_file()
     # one table of four, each deal in its four rotations: a round of 4 games (its comment)
     assert (Course(config).tables_per_round, Course(config).round_size) == (1, 4)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("preset", preset_names())
+def test_the_strength_campaign_plays_mcts_against_heuristics_2000_games_in_every_preset(
+        preset: str, seats: int) -> None:
+    """Issue 13 point 3: for every preset at 2 and 4 seats, mcts at its defaults against
+    heuristic (three heuristics at 4 seats), seats rotated, at least 2,000 games."""
+    config = load_config(ROOT / "tournaments" / "strength" / f"{preset}-{seats}.yaml")
+    assert (config.name, config.rules, config.seats) == (f"strength-{preset}-{seats}", preset, seats)
+    bots = [e.spec if isinstance(e.spec, str) else dict(e.spec) for e in config.bots]
+    copies = [{"name": f"heuristic-{n}", "bot": "heuristic"} for n in range(2, seats)]
+    assert bots == ["mcts", "heuristic", *copies]  # no options: the defaults being measured
+    assert (config.format, config.seatings, config.until) == ("round-robin", "rotations", None)
+    assert len(Schedule.from_config(config)) == 2000
 
 
 def test_the_sample_position_replays_to_the_end_of_its_moves() -> None:
