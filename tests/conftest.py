@@ -18,10 +18,20 @@ SERIAL = ("tests/sandbox/", "tests/attacks/", "tests/test_as_ordinary_user.py",
           "tests/tournament/test_runner_faults.py", "tests/tournament/test_runner_cluster.py")
 
 
+# The longest single tests (building and installing the wheels: about two minutes together),
+# handed out first: started late, they would run on alone after every other test had ended.
+FIRST = ("tests/test_installed_wheel.py",)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Put the tests of :data:`SERIAL` in one xdist group."""
+    """Put the tests of :data:`SERIAL` in one xdist group, and those of :data:`FIRST` first
+    (xdist hands out the serial group, its largest unit, then the rest in this order)."""
     root = Path(__file__).resolve().parent.parent
+    first = []
     for item in items:
         where = Path(str(item.fspath)).resolve().relative_to(root).as_posix()
         if where.startswith(SERIAL):
             item.add_marker(pytest.mark.xdist_group("serial"))
+        first.append(where.startswith(FIRST))
+    order = sorted(range(len(items)), key=lambda index: not first[index])  # a stable sort
+    items[:] = [items[index] for index in order]

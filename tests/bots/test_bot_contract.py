@@ -18,9 +18,10 @@ LIMITS = Limits(move_time=1.0, init_time=10.0)
 # moves are then a function of the seeds, and a tournament's time budget is not the contract.
 CONTRACT_OPTIONS = {"mcts": {"iterations": 3, "time_ms": 0}}
 # On so small a budget three searchers can play two-four-jacks to its decision cap (5,000
-# decisions, six minutes of searching): the search bot plays its contract under a lower cap,
-# which ends such a game drawn after the same clean, replayable moves.
-CONTRACT_CAPS = {"mcts": 120}
+# decisions, six minutes of searching; each iteration's playout of that preset is a long game
+# of its own): the search bot plays its contract under a lower cap, which ends such a game
+# drawn after the same clean, replayable moves.
+CONTRACT_CAPS = {"mcts": 60}
 
 
 def contract_rules(path, preset: str, folder):
