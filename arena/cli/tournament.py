@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -53,19 +55,35 @@ def run(
     path = workspace_of(home).tournament_file(file)
     _check_cluster(cluster, workers)
     _warn_about_workers(workers)
-    if out.is_terminal:
-        # One redraw a second: drawing the table costs the parent several ms each time, which
-        # at 4 a second was more than all its other work for the games played meanwhile.
-        with Live(get_renderable=display.view, console=out, refresh_per_second=1,
-                  transient=True) as live:
-            display.live = live
+    with _sigterm_stops_the_run():
+        if out.is_terminal:
+            # One redraw a second: drawing the table costs the parent several ms each time, which
+            # at 4 a second was more than all its other work for the games played meanwhile.
+            with Live(get_renderable=display.view, console=out, refresh_per_second=1,
+                      transient=True) as live:
+                display.live = live
+                report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted,
+                              cluster, display)
+        else:
             report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted,
                           cluster, display)
-    else:
-        report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted,
-                      cluster, display)
     _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted, cluster),
             display.shown)
+
+
+@contextmanager
+def _sigterm_stops_the_run() -> Iterator[None]:
+    """SIGTERM (``kill``, ``docker stop``, systemd, a batch system's time limit) stops the run as
+    Ctrl-C does: the finished games committed and the resume command printed, rather than the
+    parent dying mid-run by the default action. A second SIGTERM while it stops is ignored."""
+    def interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _check_cluster(cluster: str | None, workers: int | None) -> None:

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import random
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -230,6 +235,64 @@ def test_ctrl_c_keeps_games_and_exits_130_with_the_resume_command(
     assert f"resume with: arena run {config} --workers 1" in result.stdout.replace("\n", "")
     with open_results(tmp_path, "cli") as store:
         assert 2 <= store.game_count() < 40 * 3
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does_and_the_run_resumes(tmp_path: Path) -> None:
+    """``kill``, ``docker stop`` or a batch system's time limit: the parent commits what finished,
+    prints the resume command and exits 130, leaving no worker behind (the default action killed
+    it mid-run and left its workers' semaphores to the resource tracker)."""
+    config = tmp_path / "long.yaml"
+    config.write_text(f"name: long\nseats: 2\nrounds: 400\nseed: 3\nbots: [random, {FIRST_LEGAL}]\n")
+    env = {k: v for k, v in os.environ.items() if k != "ARENA_HOME"}
+    env["COLUMNS"] = "200"
+    run = subprocess.Popen([sys.executable, "-m", "arena", "run", str(config), "--workers", "1",
+                            "--home", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, env=env, start_new_session=True)
+    try:
+        stored = _wait_for_games(tmp_path, "long", 3)
+        run.send_signal(signal.SIGTERM)
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, (out, err)
+    assert f"interrupted; resume with: arena run {config} --workers 1" in out.replace("\n", "")
+    assert "Traceback" not in err and "leaked" not in err, err
+    assert _group_gone(run.pid, within=10.0), "a worker or bot of the run outlived it"
+    with open_results(tmp_path, "long") as store:
+        ids = [g.game_id for g in store.games()]
+    assert len(ids) >= stored and ids == list(range(len(ids)))
+    resumed = invoke(tmp_path, "run", str(config), "--max-games", "2", "--workers", "1")
+    assert resumed.exit_code == 0, resumed.output
+    with open_results(tmp_path, "long") as store:
+        assert [g.game_id for g in store.games()] == list(range(len(ids) + 2))
+
+
+def _group_gone(group: int, within: float) -> bool:
+    """Whether the process group ``group`` is empty, waiting up to ``within`` seconds for its
+    last processes to finish exiting."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _wait_for_games(home: Path, name: str, count: int) -> int:
+    """Wait until the store of ``name`` holds ``count`` games; how many it holds then."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with open_results(home, name) as store:
+                if (stored := store.game_count()) >= count:
+                    return stored
+        except Exception:  # not created yet
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"the run stored fewer than {count} games")
 
 
 def test_a_failing_disk_is_one_line_and_keeps_the_stored_games(
