@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from arena.engine.actions import Action, Play
 from arena.engine.cards import SUIT_OF
 from arena.engine.effects import apply_penalties, live_cards
-from arena.engine.game import Game
+from arena.engine.game import Game, shuffle
 from arena.engine.observation import Observation
 from arena.engine.seat_view import UNSEEN, seat_game
 from arena.engine.steps import first_card_ok
@@ -71,7 +71,7 @@ class Determinizer:
         ``rng``; the game shuffles its recycles with ``rng`` too, so it is a function of it."""
         obs = self.obs
         pool = self.unseen[:]
-        rng.shuffle(pool)
+        shuffle(rng, pool)  # rng.shuffle, draw for draw, without its per-card method calls
         game = self.template.copy(rng)
         hands = game.hands
         taken: set[int] = set()
