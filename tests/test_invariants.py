@@ -20,15 +20,15 @@ from arena.engine.rules import RuleSet, load_rules, preset_names
 from arena.engine.observation import observe
 
 # Sized to the suite's budget of 10 minutes on 2 cores (the sweep is its largest CPU cost in
-# pure Python): 60 cases of 400 games, every tenth one with every invariant at every decision.
-GAMES_PER_CASE = 400
+# pure Python): 60 cases of 300 games, every tenth one with every invariant at every decision.
+GAMES_PER_CASE = 300
 # The two slowest presets (london: the costliest legality, two-four-jacks: the longest games)
 # sweep fewer games per case; each still plays tens of thousands of checked decisions across
 # its seat counts.
-GAMES_FOR = {"london": 170, "two-four-jacks": 170,
+GAMES_FOR = {"london": 130, "two-four-jacks": 130,
              # OpenSpiel's rule sets: games of many draws; their engine is also checked
              # decision by decision against OpenSpiel (tests/engine/test_engine_openspiel_differential.py)
-             "openspiel": 100, "openspiel-special-cards": 100, "openspiel-reshuffle": 100}
+             "openspiel": 80, "openspiel-special-cards": 80, "openspiel-reshuffle": 80}
 VOLUNTARY_DRAW_ODDS = 0.1  # see choose()
 
 
