@@ -687,24 +687,22 @@ class Game:
 
     def score(self, seat: int) -> int:
         """What a seat's hand counts at a blocked game: its cards, or its points (F7)."""
-        hand = self.hands[seat]
-        if not self.rules.points:
-            return len(hand)
-        return sum(map(self.rules.points.__getitem__, hand))
+        return self._hand_score(self.hands[seat])
 
     def _scores(self) -> list[int]:
-        """Every seat's :meth:`score`, computed once for the end of a game (plain loops: a
-        ``sum(map(...))`` per hand costs more than the few cards it adds up)."""
+        """Every seat's :meth:`score`, computed once for the end of a game."""
+        return [self._hand_score(hand) for hand in self.hands]
+
+    def _hand_score(self, hand: list[int]) -> int:
+        """:meth:`score` of ``hand`` (a plain loop: a ``sum(map(...))`` costs more than the few
+        cards it adds up)."""
         points = self.rules.points
         if not points:
-            return [len(hand) for hand in self.hands]
-        scores = []
-        for hand in self.hands:
-            total = 0
-            for card in hand:
-                total += points[card]
-            scores.append(total)
-        return scores
+            return len(hand)
+        total = 0
+        for card in hand:
+            total += points[card]
+        return total
 
     def _blocked(self, reason: OutcomeReason = OutcomeReason.BLOCKED) -> None:
         """S14/C6/F7: the lowest score (fewest cards, or fewest points) wins; a tie is a draw.
