@@ -6,7 +6,8 @@ determinization (``arena.engine.determinize``: the unseen cards dealt consistent
 observation, inferred voids included), walks down the tree with UCB1 among the actions legal in
 that deal, counting each such action's *availability* (an action seen in few deals is not
 penalised for its few visits), adds one node, plays the rest of the game with the engine's
-fast random playout (``arena.engine.playout``), and credits every node on the way with the
+fast informed playout (``arena.engine.playout.informed_playout``: of a few random plays built
+each turn it lays the one that sheds most, keeping wild cards, as real players do), and credits every node on the way with the
 result of the seat that chose it. The move played is the most visited.
 
 Multi-card plays would split the visits among hundreds of plays that differ in a card or two
@@ -16,7 +17,8 @@ the play within the group, each step a level of the tree with its own statistics
 
 Options: ``iterations`` (most per move), ``time_ms`` (CPU milliseconds per move; 0: no time
 budget, then the search is a function of the game's seed), stopping at whichever comes first,
-and ``exploration`` (UCB1's constant). :meth:`Bot.advise` gives the move it would play and its
+``exploration`` (UCB1's constant) and ``playout_tries`` (plays built per playout turn; 1 is a
+uniform random playout). :meth:`Bot.advise` gives the move it would play and its
 estimated win chance (``arena play``'s hint).
 """
 
@@ -27,7 +29,7 @@ import time
 from arena.engine.actions import Play
 from arena.engine.cards import RANK_OF
 from arena.engine.determinize import Determinizer
-from arena.engine.playout import random_playout, results
+from arena.engine.playout import informed_playout, results
 
 # Stop at this many times the CPU budget in wall time too: on a loaded machine a move's CPU
 # budget can take far longer than itself, and the sandbox's wall watchdog (three times the move
@@ -65,12 +67,16 @@ class Bot:
                     "help": "CPU milliseconds per move (0: no time budget)"},
         "exploration": {"type": "float", "default": 0.7, "min": 0, "max": 10,
                         "help": "UCB1 exploration constant"},
+        "playout_tries": {"type": "int", "default": 3, "min": 1, "max": 16,
+                          "help": "plays built per playout turn, the one shedding most laid (1: random)"},
     }
 
-    def __init__(self, iterations: int = 5000, time_ms: int = 300, exploration: float = 0.7) -> None:
+    def __init__(self, iterations: int = 5000, time_ms: int = 300, exploration: float = 0.7,
+                 playout_tries: int = 3) -> None:
         self.iterations = iterations
         self.time_ms = time_ms
         self.exploration = exploration
+        self.playout_tries = playout_tries
         self.rng = random.Random(0)
 
     def on_game_start(self, info: dict) -> None:
@@ -97,7 +103,7 @@ class Bot:
         dealer = Determinizer(obs)
         wins = 0.0
         for _ in range(20):
-            wins += random_playout(dealer.deal(self.rng), self.rng)[obs.seat]
+            wins += informed_playout(dealer.deal(self.rng), self.rng, self.playout_tries)[obs.seat]
         return wins / 20
 
     def _search(self, obs) -> Node:
@@ -140,7 +146,8 @@ class Bot:
                 child.available += 1
                 path.append((child, seat))
                 game.apply_legal(by_text[text])
-        result = random_playout(game, rng) if game.outcome is None else results(game)
+        result = (informed_playout(game, rng, self.playout_tries) if game.outcome is None
+                  else results(game))
         for edge, seat in path:
             edge.visits += 1
             edge.reward += result[seat]

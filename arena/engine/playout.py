@@ -12,6 +12,13 @@ every other turn (a pending penalty or skip, a drawn card, an open turn, drawing
 chained rule sets, a built play the check refuses) picks uniformly among
 :meth:`Game.legal_actions <arena.engine.game.Game.legal_actions>`. Every action applied is legal.
 
+:func:`informed_playout` plays the same way, but for each play it builds ``tries`` of them and
+lays the one that sheds the most cards, each wild card (an ace in Switch, a joker) counting
+``wild_cost`` cards less. Players keep their wild cards for when nothing else fits and lay as
+much as they can, and a random player does neither; a search whose playouts play more like its
+opponents judges its moves better (measured in ``docs/writing-bots.md``'s search section). With
+``tries=1`` it is :func:`random_playout`, draw for draw.
+
 :func:`results` turns an outcome into one number per seat: 1 for the winner, 0 for the others;
 a drawn game shares the 1 among the seats with the best score (a blocked tie), so the numbers
 always add up to 1.
@@ -50,8 +57,17 @@ def results(game: Game) -> tuple[float, ...]:
 def random_playout(game: Game, rng: random.Random) -> tuple[float, ...]:
     """Play ``game`` (in place: pass a :meth:`~arena.engine.game.Game.copy`) to its end with the
     module's random policy, drawing from ``rng``; return :func:`results`."""
+    return informed_playout(game, rng, 1)
+
+
+def informed_playout(game: Game, rng: random.Random, tries: int = 3,
+                     wild_cost: float = 1.5) -> tuple[float, ...]:
+    """Play ``game`` (in place) to its end, each play the one of ``tries`` built plays that
+    sheds the most cards, a wild card counting ``wild_cost`` less (the first of equals); a turn
+    without a built play picks uniformly among the legal actions. Return :func:`results`."""
     pick = rng.random
     build = _builder(game.rules, pick)
+    wild = game.rules.wild
     legal = game.legal_actions
     apply = game.apply_legal
     while game.outcome is None:
@@ -59,9 +75,27 @@ def random_playout(game: Game, rng: random.Random) -> tuple[float, ...]:
         if play is None:
             actions = legal()
             apply(actions[int(pick() * len(actions))])
-        else:
-            apply(play)
+            continue
+        if tries > 1:
+            best = _shed(play, wild, wild_cost)
+            for _ in range(tries - 1):
+                other = build(game)
+                if other is None:
+                    break
+                value = _shed(other, wild, wild_cost)
+                if value > best:
+                    play, best = other, value
+        apply(play)
     return results(game)
+
+
+def _shed(play: Play, wild: tuple[bool, ...], wild_cost: float) -> float:
+    """What laying ``play`` is worth to :func:`informed_playout`: its cards, wild ones less."""
+    value = float(len(play.cards))
+    for card in play.cards:
+        if wild[card]:
+            value -= wild_cost
+    return value
 
 
 def built_play(game: Game, rng: random.Random) -> Play | None:

@@ -14,7 +14,7 @@ from arena.engine.cards import RANK_OF, SUIT_OF, Card
 from arena.engine.determinize import Determinizer, determinize
 from arena.engine.game import FIELDS, Game
 from arena.engine.observation import observe
-from arena.engine.playout import built_play, random_playout, results
+from arena.engine.playout import built_play, informed_playout, random_playout, results
 from arena.engine.rules import load_rules, preset_names
 from arena.engine.seat_view import UNSEEN
 from arena.errors import GameOverError
@@ -218,6 +218,49 @@ def test_playouts_end_with_a_valid_outcome_and_every_built_play_is_legal(name: s
         if twin.outcome.winner is not None:
             assert shares[twin.outcome.winner] == 1.0
         assert sorted(twin.all_cards()) == list(range(game.rules.deck_size()))
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_an_informed_playout_of_one_try_is_the_random_playout_draw_for_draw(name: str) -> None:
+    for game in mid_games(name, 6, seed=500):
+        plain, informed = game.copy(random.Random(1)), game.copy(random.Random(1))
+        assert random_playout(plain, random.Random(7)) == informed_playout(informed, random.Random(7), 1)
+        assert [str(e.action) for e in plain.history] == [str(e.action) for e in informed.history]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_informed_playouts_end_with_a_valid_outcome(name: str) -> None:
+    for game in mid_games(name, 8, seed=600):
+        twin = game.copy(random.Random(2))
+        shares = informed_playout(twin, random.Random(game.decisions), 4, 1.5)
+        assert twin.outcome is not None and sum(shares) == pytest.approx(1.0)
+        assert sorted(twin.all_cards()) == list(range(game.rules.deck_size()))
+
+
+def first_laid(game: Game, seed: int, tries: int, wild_cost: float) -> str:
+    """The first action an informed playout takes from ``game`` (played on a copy)."""
+    twin = game.copy(random.Random(seed))
+    start = len(twin.history)
+    informed_playout(twin, random.Random(seed), tries, wild_cost)
+    return str(twin.history[start].action)
+
+
+def test_an_informed_playout_keeps_its_ace_while_a_plain_card_fits() -> None:
+    # On the 9C, seat 0 may lay the 9H or its wild ace (S3). A player keeps the ace; so does the
+    # informed playout, which counts the ace a card and a half less than it sheds.
+    game = position(SWITCH, ["AS 9H 3D", "4C 5C 6H"], "9C", stock="KH KD KS KC")
+    firsts = {first_laid(game, seed, 8, 1.5) for seed in range(40)}
+    assert firsts == {"9H"}
+    # The uniform policy lays the ace in some of the same playouts.
+    assert any(first_laid(game, seed, 1, 1.5).startswith("AS") for seed in range(40))
+
+
+def test_an_informed_playout_lays_the_set_that_sheds_most() -> None:
+    # On the 5C: the KC alone, the KC then the KD (a set, S4), or the 5H. Of 12 built plays the
+    # two-card set is laid.
+    game = position(SWITCH, ["KC KD 5H 3S", "4C 6C 6H"], "5C", stock="QH JD TS 9C")
+    firsts = {first_laid(game, seed, 12, 1.5) for seed in range(30)}
+    assert firsts == {"KC KD"}
 
 
 def test_results_of_a_drawn_game_share_the_win_among_the_best_scores() -> None:
