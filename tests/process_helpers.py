@@ -5,19 +5,13 @@ from __future__ import annotations
 import os
 import time
 
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/PID/stat after the command name, or None if the process is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rpartition(")")[2].split()
-    except OSError:
-        return None
+from arena.services.processes import descendants as process_tree_below
+from arena.services.processes import stat_fields
 
 
 def is_alive(pid: int) -> bool:
     """Whether ``pid`` runs (a zombie waiting to be reaped does not)."""
-    fields = _stat(pid)
+    fields = stat_fields(pid)
     return fields is not None and fields[0] != "Z"
 
 
@@ -28,18 +22,7 @@ def all_pids() -> list[int]:
 
 def descendants(root: int) -> set[int]:
     """Every live process below ``root`` in the process tree."""
-    children: dict[int, list[int]] = {}
-    for pid in all_pids():
-        fields = _stat(pid)
-        if fields is not None and fields[0] != "Z":
-            children.setdefault(int(fields[1]), []).append(pid)
-    found, todo = set(), [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
+    return process_tree_below(root, zombies=False)
 
 
 def command_line(pid: int) -> str:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.services.processes import descendants, stat_fields
 from arena.tournament.address import parse_cluster
 from arena.tournament.cluster import BATCH_MAX, BATCH_S, local_cluster, require_dask
 from arena.tournament.replay import open_results
@@ -218,33 +219,10 @@ def _cpu_everywhere() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     ended = resource.getrusage(resource.RUSAGE_CHILDREN)
     total = own.ru_utime + own.ru_stime + ended.ru_utime + ended.ru_stime
-    return total + sum(_stat_cpu(pid) for pid in _descendants(os.getpid()))
-
-
-def _descendants(root: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and (fields := _stat(int(entry))) is not None:
-            children.setdefault(int(fields[1]), []).append(int(entry))
-    found, todo = set(), [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/PID/stat after the command name (``None``: gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rpartition(")")[2].split()
-    except OSError:
-        return None
+    return total + sum(_stat_cpu(pid) for pid in descendants(os.getpid()))
 
 
 def _stat_cpu(pid: int) -> float:
     """A live process's CPU seconds and its ended children's (utime, stime, cutime, cstime)."""
-    fields = _stat(pid)
+    fields = stat_fields(pid)
     return sum(int(v) for v in fields[11:15]) / _TICKS if fields else 0.0
