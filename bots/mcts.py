@@ -7,8 +7,9 @@ observation, inferred voids included), walks down the tree with UCB1 among the a
 that deal, counting each such action's *availability* (an action seen in few deals is not
 penalised for its few visits), adds one node, plays the rest of the game with the engine's
 fast informed playout (``arena.engine.playout.informed_playout``: of a few random plays built
-each turn it lays the one that sheds most, keeping wild cards, as real players do), and credits every node on the way with the
-result of the seat that chose it. The move played is the most visited.
+each turn it lays the one that sheds most, keeping wild cards, as real players do), and credits
+every node on the way with the result of the seat that chose it. The move played is the most
+visited; the search stops early once the iterations its budget has left could not change it.
 
 Multi-card plays would split the visits among hundreds of plays that differ in a card or two
 (a 7-flush can pour a suit in many orders). As the paper does for Dou Di Zhu, a decision is
@@ -18,8 +19,8 @@ the play within the group, each step a level of the tree with its own statistics
 Options: ``iterations`` (most per move), ``time_ms`` (CPU milliseconds per move; 0: no time
 budget, then the search is a function of the game's seed), stopping at whichever comes first,
 ``exploration`` (UCB1's constant) and ``playout_tries`` (plays built per playout turn; 1 is a
-uniform random playout). :meth:`Bot.advise` gives the move it would play and its
-estimated win chance (``arena play``'s hint).
+uniform random playout). :meth:`Bot.advise` gives the move it would play and its estimated win
+chance (``arena play``'s hint).
 """
 
 import math
@@ -33,9 +34,11 @@ from arena.engine.playout import informed_playout, results
 
 # Stop at this many times the CPU budget in wall time too: on a loaded machine a move's CPU
 # budget can take far longer than itself, and the sandbox's wall watchdog (three times the move
-# limit, 3 s by default) must never be reached. Four times 300 ms keeps the search's strength
-# on a busy machine (the CPU budget is what binds) and stays well inside the watchdog.
-WALL_SHARE = 4.0
+# limit, 3 s by default) must never be reached. 2.5 times 600 ms (1.5 s) keeps the search's
+# strength on a busy machine (the CPU budget is what binds) and stays well inside the watchdog.
+WALL_SHARE = 2.5
+# How often (in iterations) the search asks whether its choice is settled.
+SETTLED_EVERY = 50
 
 
 class Node:
@@ -61,9 +64,9 @@ class Bot:
     """Single-observer ISMCTS with a two-step choice of multi-card plays."""
 
     OPTIONS = {
-        "iterations": {"type": "int", "default": 5000, "min": 1, "max": 1000000,
+        "iterations": {"type": "int", "default": 10000, "min": 1, "max": 1000000,
                        "help": "most search iterations per move"},
-        "time_ms": {"type": "int", "default": 300, "min": 0, "max": 60000,
+        "time_ms": {"type": "int", "default": 600, "min": 0, "max": 60000,
                     "help": "CPU milliseconds per move (0: no time budget)"},
         "exploration": {"type": "float", "default": 0.7, "min": 0, "max": 10,
                         "help": "UCB1 exploration constant"},
@@ -71,7 +74,7 @@ class Bot:
                           "help": "plays built per playout turn, the one shedding most laid (1: random)"},
     }
 
-    def __init__(self, iterations: int = 5000, time_ms: int = 300, exploration: float = 0.7,
+    def __init__(self, iterations: int = 10000, time_ms: int = 600, exploration: float = 0.7,
                  playout_tries: int = 3) -> None:
         self.iterations = iterations
         self.time_ms = time_ms
@@ -117,8 +120,21 @@ class Bot:
                     time.process_time() - cpu_start > budget
                     or time.perf_counter() - wall_start > budget * WALL_SHARE):
                 break
+            if done and done % SETTLED_EVERY == 0 and _settled(
+                    root, self._left(done, budget, cpu_start)):
+                break
             self._iterate(root, dealer.deal(rng), rng)
         return root
+
+    def _left(self, done: int, budget: float, cpu_start: float) -> float:
+        """How many more iterations the budget allows: the count left, and under a time budget
+        the time left at the rate so far."""
+        left = float(self.iterations - done)
+        if budget:
+            used = time.process_time() - cpu_start
+            if used > 0:
+                left = min(left, done * (budget - used) / used)
+        return left
 
     def _iterate(self, root: Node, game, rng) -> None:
         """One iteration: select with UCB1 and availability, expand one node, play out, back up."""
@@ -176,3 +192,14 @@ class Bot:
                 best_key, best_value = key, value
         return best_key, children[best_key], False
 
+
+def _settled(root: Node, left: float) -> bool:
+    """Whether ``left`` more iterations could no longer change the move played: the most visited
+    group, and the most visited play in it, each lead the next by more visits than are left."""
+    node = root
+    for _ in range(2):
+        visits = sorted((child.visits for child in node.children.values()), reverse=True)
+        if len(visits) > 1 and visits[0] - visits[1] <= left:
+            return False
+        node = max(node.children.values(), key=lambda child: child.visits)
+    return True

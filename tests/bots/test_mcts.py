@@ -45,3 +45,21 @@ def test_the_iterations_bound_the_search() -> None:
     bot = mcts(iterations=40, time_ms=0)
     root = bot._search(obs)
     assert sum(child.visits for child in root.children.values()) == 40
+
+
+def test_the_search_stops_once_the_iterations_left_could_not_change_its_move(monkeypatch) -> None:
+    """5H 5C on the 9H wins at once: the pair gathers the visits so fast that the search stops
+    long before its 4,000 iterations, and plays what the full search plays."""
+    obs = rigged(["5H 5C", "KD QD JD TD"], "9H")
+
+    def searched(bot) -> int:
+        return sum(group.visits for group in bot._search(obs).children.values())
+
+    def full_search():
+        bot = mcts(iterations=4000, time_ms=0)
+        monkeypatch.setitem(bot._search.__func__.__globals__, "SETTLED_EVERY", 10**9)
+        return bot
+
+    assert searched(mcts(iterations=4000, time_ms=0)) < 4000
+    assert searched(full_search()) == 4000
+    assert mcts(iterations=4000, time_ms=0).act(obs) == full_search().act(obs)
