@@ -16,11 +16,19 @@ Multi-card plays would split the visits among hundreds of plays that differ in a
 taken in two steps: first the *group* (the rank of the first card laid, or draw, or pass), then
 the play within the group, each step a level of the tree with its own statistics.
 
+At the root it also asks the built-in heuristic (``arena.heuristic``: the library's copy, since
+a sandboxed bot can import only the ``arena`` package) for its judgement. The root's moves are
+the legal list plus the flushes the heuristic builds itself (those that keep the aces and 2s at
+home, which the legal list leaves out), and the heuristic's scores, turned into a prior by a
+softmax, add ``prior × share / (visits + 1)`` to a root move's UCB value (progressive bias): a
+short search looks first where the heuristic would play, and the bonus fades as the visits
+come in, so a long one decides by its own results.
+
 Options: ``iterations`` (most per move), ``time_ms`` (CPU milliseconds per move; 0: no time
 budget, then the search is a function of the game's seed), stopping at whichever comes first,
-``exploration`` (UCB1's constant) and ``playout_tries`` (plays built per playout turn; 1 is a
-uniform random playout). :meth:`Bot.advise` gives the move it would play and its estimated win
-chance (``arena play``'s hint).
+``exploration`` (UCB1's constant), ``playout_tries`` (plays built per playout turn; 1 is a
+uniform random playout) and ``prior`` (the heuristic's weight; 0: none). :meth:`Bot.advise`
+gives the move it would play and its estimated win chance (``arena play``'s hint).
 """
 
 import math
@@ -31,6 +39,7 @@ from arena.engine.actions import Play
 from arena.engine.cards import RANK_OF
 from arena.engine.determinize import Determinizer
 from arena.engine.playout import informed_playout, results
+from arena.heuristic import HeuristicPlayer
 
 # Stop at this many times the CPU budget in wall time too: on a loaded machine a move's CPU
 # budget can take far longer than itself, and the sandbox's wall watchdog (three times the move
@@ -39,6 +48,9 @@ from arena.engine.playout import informed_playout, results
 WALL_SHARE = 2.5
 # How often (in iterations) the search asks whether its choice is settled.
 SETTLED_EVERY = 50
+# The heuristic's scores become a prior by a softmax at this temperature (a score point is
+# about a card in hand).
+PRIOR_TEMPERATURE = 1.0
 
 
 class Node:
@@ -72,19 +84,25 @@ class Bot:
                         "help": "UCB1 exploration constant"},
         "playout_tries": {"type": "int", "default": 3, "min": 1, "max": 16,
                           "help": "plays built per playout turn, the one shedding most laid (1: random)"},
+        "prior": {"type": "float", "default": 10.0, "min": 0, "max": 1000,
+                  "help": "weight of the heuristic's judgement of the moves, fading with visits (0: none)"},
     }
 
     def __init__(self, iterations: int = 10000, time_ms: int = 600, exploration: float = 0.7,
-                 playout_tries: int = 3) -> None:
+                 playout_tries: int = 3, prior: float = 10.0) -> None:
         self.iterations = iterations
         self.time_ms = time_ms
         self.exploration = exploration
         self.playout_tries = playout_tries
+        self.prior = prior
         self.rng = random.Random(0)
+        self.judge = HeuristicPlayer()
 
     def on_game_start(self, info: dict) -> None:
-        """Seed this game's search from the referee's per-seat seed (reproducible games)."""
+        """Seed this game's search from the referee's per-seat seed (reproducible games), and
+        start the heuristic's memory afresh."""
         self.rng = random.Random(info["seed"])
+        self.judge.on_game_start(info)
 
     def act(self, obs):
         """The most visited move of the search (a forced move at once)."""
@@ -97,8 +115,7 @@ class Bot:
         if len(obs.legal) == 1:
             return obs.legal[0], self._single_estimate(obs)
         root = self._search(obs)
-        group = max(root.children.values(), key=lambda n: n.visits)
-        text, choice = max(group.children.items(), key=lambda item: item[1].visits)
+        text, choice = _chosen(root)
         return text, choice.reward / choice.visits if choice.visits else 0.0
 
     def _single_estimate(self, obs) -> float:
@@ -112,6 +129,7 @@ class Bot:
     def _search(self, obs) -> Node:
         dealer = Determinizer(obs)
         root = Node()
+        self._root = _RootChoice(obs, self.judge.scored(obs), self.prior)
         rng = self.rng
         budget = self.time_ms / 1000.0
         cpu_start, wall_start = time.process_time(), time.perf_counter()
@@ -141,19 +159,23 @@ class Bot:
         path = []  # (node, seat that chose it)
         node = root
         expanded = False
+        at_root = True
         while game.outcome is None and not expanded:
             seat = game.to_move
-            actions = game.legal_actions()
-            groups = {}
-            for action in actions:
-                groups.setdefault(group_of(action), []).append(action)
-            key, node, expanded = self._step(node, list(groups), rng)
+            # The root's actions are the same in every deal (they depend on this seat's hand and
+            # what is public), and include the heuristic's own flushes.
+            choice = self._root if at_root else None
+            groups = choice.groups if choice else _grouped(game.legal_actions())
+            key, node, expanded = self._step(node, list(groups), rng,
+                                             choice.group_prior if choice else None)
             path.append((node, seat))
-            by_text = {str(a): a for a in groups[key]}
+            by_text = groups[key]
             if not expanded:
-                text, node, expanded = self._step(node, list(by_text), rng)
+                text, node, expanded = self._step(node, list(by_text), rng,
+                                                  choice.play_prior if choice else None)
                 path.append((node, seat))
                 game.apply_legal(by_text[text])
+                at_root = False
             else:
                 text = list(by_text)[int(rng.random() * len(by_text))]
                 child = node.children.get(text)
@@ -168,10 +190,11 @@ class Bot:
             edge.visits += 1
             edge.reward += result[seat]
 
-    def _step(self, node: Node, keys: list, rng) -> tuple:
+    def _step(self, node: Node, keys: list, rng, prior: dict | None = None) -> tuple:
         """Choose among ``keys`` (those available in this deal) below ``node``: an untried one
-        at random (then the tree grows there), else the best by UCB1 with availability; returns
-        the key, its node and whether it was new."""
+        at random (then the tree grows there), else the best by UCB1 with availability plus,
+        at the root, the ``prior`` bonus fading as ``1/(visits + 1)`` (progressive bias, Chaslot
+        et al. 2008); returns the key, its node and whether it was new."""
         children = node.children
         untried = [key for key in keys if key not in children]
         for key in keys:
@@ -188,14 +211,67 @@ class Bot:
         for key in keys:
             child = children[key]
             value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if prior is not None:
+                value += prior[key] / (child.visits + 1)
             if value > best_value:
                 best_key, best_value = key, value
         return best_key, children[best_key], False
 
 
+def _grouped(actions) -> dict:
+    """``actions`` by :func:`group_of`, each group's by their notation text."""
+    groups: dict = {}
+    for action in actions:
+        groups.setdefault(group_of(action), {})[str(action)] = action
+    return groups
+
+
+class _RootChoice:
+    """The root's actions by group, and the heuristic's prior over them.
+
+    The actions are the legal list and the candidate plays the heuristic builds itself (its
+    flushes that keep the valuable cards at home, which the legal list leaves out). The prior
+    is a softmax of the heuristic's scores, times ``weight``, for each play within its group and
+    summed over the group's plays for the group; moves it does not score (a draw beside a
+    play) get none.
+    """
+
+    def __init__(self, obs, scored, weight: float) -> None:
+        actions = list(obs.legal_actions())
+        listed = {str(action) for action in actions}
+        best: dict = {}
+        for play, score in scored:
+            text = str(play)
+            if text not in listed:
+                listed.add(text)
+                actions.append(play)
+            best[text] = max(score, best.get(text, score))
+        self.groups = _grouped(actions)
+        top = max(best.values(), default=0.0)
+        share = {text: math.exp(max(-50.0, (score - top) / PRIOR_TEMPERATURE))
+                 for text, score in best.items()}
+        total = sum(share.values()) or 1.0
+        self.group_prior: dict = {}
+        self.play_prior: dict = {}
+        for key, plays in self.groups.items():
+            mass = sum(share.get(text, 0.0) for text in plays) / total
+            self.group_prior[key] = weight * mass
+            for text in plays:
+                inner = share.get(text, 0.0) / total / mass if mass else 0.0
+                self.play_prior[text] = weight * inner
+
+
+def _chosen(root: Node) -> tuple:
+    """The move the search plays: the most visited group, then the most visited play in it
+    (its notation text and node)."""
+    group = max(root.children.values(), key=lambda child: child.visits)
+    return max(group.children.items(), key=lambda item: item[1].visits)
+
+
 def _settled(root: Node, left: float) -> bool:
-    """Whether ``left`` more iterations could no longer change the move played: the most visited
-    group, and the most visited play in it, each lead the next by more visits than are left."""
+    """Whether ``left`` more iterations could no longer change :func:`_chosen`'s move: the most
+    visited group, and the most visited play in it, each lead the next by more visits than are
+    left."""
     node = root
     for _ in range(2):
         visits = sorted((child.visits for child in node.children.values()), reverse=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 
+from arena.engine.cards import RANK_OF, Card
+
 from bot_helpers import BOTS_DIR, rigged
 
 
@@ -63,3 +65,44 @@ def test_the_search_stops_once_the_iterations_left_could_not_change_its_move(mon
     assert searched(mcts(iterations=4000, time_ms=0)) < 4000
     assert searched(full_search()) == 4000
     assert mcts(iterations=4000, time_ms=0).act(obs) == full_search().act(obs)
+
+
+KEEPER_FLUSH = {"7D", "TD", "TC", "8D", "4D", "4C"}  # the 7 pours the plain cards, aces kept
+
+
+def keeper_flush_position():
+    """On the 3D, 7D pours the plain cards TD TC 8D 4D 4C and keeps both aces for later; the
+    legal list offers only the shortest and the fullest pours (the aces included), and the
+    heuristic builds the pour that keeps them itself."""
+    obs = rigged(["7D TD TC 8D 4D 4C AD AC 5H 9H", "KS QS JS 6S 5S"], "3D")
+    assert not any(set(text.split()) == KEEPER_FLUSH for text in obs.legal)
+    return obs
+
+
+def root_plays(root) -> dict:
+    """Every play searched at the root, by its text: its node."""
+    return {text: node for group in root.children.values() for text, node in group.children.items()}
+
+
+def test_the_search_weighs_the_heuristics_own_flushes_too() -> None:
+    """The root holds the legal list and the pours the heuristic builds, so the search can play
+    the pour that keeps the aces, which the legal list leaves out."""
+    obs = keeper_flush_position()
+    plays = root_plays(mcts(iterations=400, time_ms=0, prior=0)._search(obs))
+    kept = [node for text, node in plays.items() if set(text.split()) == KEEPER_FLUSH]
+    assert kept and kept[0].visits > 0
+    assert set(obs.legal) <= set(plays) | {"draw"}
+
+
+def test_the_heuristics_judgement_steers_a_short_search() -> None:
+    """The heuristic scores the 7s' pours best (the rest cost a card or an ace each). With its
+    prior a short search spends most visits on the 7s; without it, under half (the search has
+    not yet told the five first ranks apart)."""
+    obs = keeper_flush_position()
+
+    def share_of_the_sevens(prior: float) -> float:
+        root = mcts(iterations=200, time_ms=0, prior=prior)._search(obs)
+        sevens = root.children[RANK_OF[Card.parse("7D")]].visits
+        return sevens / sum(group.visits for group in root.children.values())
+
+    assert share_of_the_sevens(30.0) > 0.6 and share_of_the_sevens(0.0) < 0.5
