@@ -2,7 +2,8 @@
 circle, no module reaches into another's private names, and every module says its one job.
 
 The layers, bottom first: the foundation (``arena.errors``, ``arena.settings``, ``arena.digest``), the rules engine
-(``arena.engine``), the referee (``arena.play``), the sandbox (``arena.sandbox``), tournaments
+(``arena.engine``), the built-in players' judgement that bots import (``arena.heuristic``: it plays
+through the engine's observation only), the referee (``arena.play``), the sandbox (``arena.sandbox``), tournaments
 (``arena.tournament``), the services (``arena.services``) and the command line (``arena.cli``).
 Imports needed only for annotations (under ``if TYPE_CHECKING:``) are not dependencies.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "arena"
-LAYERS = ["foundation", "engine", "play", "sandbox", "tournament", "services", "cli"]
+LAYERS = ["foundation", "engine", "heuristic", "play", "sandbox", "tournament", "services", "cli"]
 FOUNDATION = {"arena", "arena.errors", "arena.settings", "arena.digest", "arena.__main__"}
 STDLIB_PRIVATE_OK = {"_exit"}  # os._exit is the documented way out of a forked child
 
@@ -130,5 +131,5 @@ def test_every_module_says_its_job(module: str) -> None:
 
 def test_the_top_level_holds_only_the_layers_and_the_foundation() -> None:
     top = sorted(p.name for p in PACKAGE.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists())
-    assert top == ["__init__.py", "__main__.py", "cli", "digest.py", "engine", "errors.py", "play",
+    assert top == ["__init__.py", "__main__.py", "cli", "digest.py", "engine", "errors.py", "heuristic.py", "play",
                    "sandbox", "services", "settings.py", "tournament"]
