@@ -25,6 +25,8 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+from arena.tournament.shipment import code_identity
+
 REPO = Path(__file__).resolve().parents[1]
 # What the copy leaves out: the repository's history, the tests, and what runs leave behind.
 NOT_BUILT = {".git", "tests", "results", "build", "dist", ".pytest_cache", ".mypy_cache"}
@@ -66,6 +68,11 @@ def test_a_wheel_in_a_fresh_venv_lists_the_bots_plays_a_duel_and_the_demo(tmp_pa
     venv, python, work = _install(wheel, tmp_path)
     engine = _run([str(python), "-c", "import arena.engine.game as g; print(g.__file__)"], work).strip()
     assert engine.endswith(EXTENSION if compiled else ".py"), engine
+    # the wheel holds the built-in bots inside arena/, a clone beside it: the same code either way
+    # (what a store records as the version that played, and what a cluster's workers must match)
+    installed = _run([str(python), "-c", "from arena.tournament.shipment import code_identity as c; "
+                      "print(c())"], work).strip()
+    assert installed == code_identity()
 
     arena = str(venv / "bin" / "arena")
     listed = _run([arena, "bots"], work)

@@ -996,7 +996,9 @@ def render_rankings(console: Console, rankings: Rankings) -> None:
     """The rankings table (as many columns as the console's width holds), the legend of its
     marks, and any cut bot name in full."""
     seed = "" if rankings.tournament_seed is None else f", seed {rankings.tournament_seed}"
-    _title(console, f"{rankings.tournament}: {rankings.games} games{seed}")
+    versions = len(set(rankings.code_versions))
+    code = f", played by {versions} versions of the arena code" if versions > 1 else ""
+    _title(console, f"{rankings.tournament}: {rankings.games} games{seed}{code}")
     standings = rankings.standings
     columns = [
         _Column("rank", "#", [str(s.rank) for s in standings]),

@@ -119,8 +119,9 @@ def _finish(report: RunReport, home: Path, argv: list[str], shown: list[str]) ->
     out = console()
     if report.archive is not None:
         out.print(f"the old results were archived to {report.archive}")
-    if report.growth is not None and report.growth not in shown:
-        out.print(report.growth)
+    for note in (report.growth, report.code_note):
+        if note is not None and note not in shown:
+            out.print(note)
     render_report(out, report)
     with open_results(home, report.tournament) as store:
         render_rankings(out, rank_store(store))

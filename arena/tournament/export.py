@@ -18,10 +18,13 @@ The ``--json`` output of the CLI:
 
 * :func:`rankings_json`: ``{"tournament", "games", "seed", "bots": [{"bot", "mu", "sigma",
   "score", "games", "wins", "win_rate", "win_rate_ci", "mean_place", "mean_place_ci", "faults",
-  "disqualified"}, ...], "seat_bias"}`` in rank order, ``score = mu - 3 sigma``;
+  "disqualified"}, ...], "seat_bias", "code_versions"}`` in rank order, ``score = mu - 3 sigma``;
   ``win_rate``/``mean_place`` and their 95% intervals ``[low, high]`` (the table's) are ``null``
   before a bot's first game; ``seed`` is the tournament's seed (``null`` when the store does not
-  record it); ``seat_bias`` is :func:`seat_bias_json` (``null`` before the first game).
+  record it); ``seat_bias`` is :func:`seat_bias_json` (``null`` before the first game);
+  ``code_versions`` the versions of the arena code that played the games, in the order they ran
+  (:meth:`Store.code_versions`: SHA-256 identities, ``"unrecorded"`` for games stored before
+  versions were; empty when none is recorded).
 * :func:`seat_bias_json`: ``{"games", "deals", "draws", "fair_share", "seats": [{"seat",
   "games", "wins", "win_rate", "win_rate_ci"}, ...]}``, seat 0 first: each seat's share of the
   games won with its 95% Wilson interval over the deals (:mod:`arena.tournament.seats`), and
@@ -147,6 +150,7 @@ def rankings_json(rankings: Rankings) -> dict[str, Any]:
         "seed": rankings.tournament_seed,
         "bots": [_standing_json(s) for s in rankings.standings],
         "seat_bias": None if rankings.seat_bias is None else seat_bias_json(rankings.seat_bias),
+        "code_versions": list(rankings.code_versions),
     }
 
 

@@ -19,7 +19,7 @@ much the seat a bot sat in, rather than the bot, decided its games.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arena.tournament.records import GameRecord
 from arena.tournament.seats import SeatBias
@@ -67,7 +67,9 @@ class Rankings:
 
     ``tournament_seed`` is the seed the tournament's deals came from (``None`` when unknown:
     ranked from bare records, or a store older than the seed record); ``seat_bias`` is each
-    seat's win rate over the games (``None`` before the first game).
+    seat's win rate over the games (``None`` before the first game); ``code_versions`` the
+    versions of the arena code that played them (:meth:`Store.code_versions`, empty when not
+    recorded).
     """
 
     tournament: str
@@ -76,6 +78,7 @@ class Rankings:
     head_to_head: Mapping[tuple[str, str], HeadToHead]
     tournament_seed: int | None = None
     seat_bias: SeatBias | None = None
+    code_versions: tuple[str, ...] = ()
 
     @property
     def bots(self) -> tuple[str, ...]:
@@ -142,8 +145,10 @@ def rank_store(
     seed: int = DEFAULT_BOOTSTRAP_SEED,
 ) -> Rankings:
     """Rankings of everything in a results store (bots recorded at init appear even unplayed),
-    with the tournament's seed; read from the store's summary (:meth:`Store.summary`)."""
+    with the tournament's seed and the arena code's versions; read from the store's summary
+    (:meth:`Store.summary`)."""
     info = store.tournament()
     name = info.name if info else store.path.stem
-    return rank_summary(name, store.summary(settings), store.disqualified(), store.bot_versions(),
-                        resamples, seed, info.seed if info else None)
+    rankings = rank_summary(name, store.summary(settings), store.disqualified(),
+                            store.bot_versions(), resamples, seed, info.seed if info else None)
+    return replace(rankings, code_versions=store.code_versions())

@@ -105,8 +105,8 @@ from arena.tournament.schedule import Schedule
 from arena.tournament.separation import separation
 from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
 from arena.tournament.setup import config_text as config_text_of
-from arena.tournament.shipment import pack
-from arena.tournament.store import Opening, Store, results_path
+from arena.tournament.shipment import code_identity, pack
+from arena.tournament.store import UNRECORDED_CODE, Opening, Store, results_path
 from arena.tournament.summary import Summary
 from arena.tournament.worker import GameJob, Probe, WorkerSetup
 
@@ -222,7 +222,9 @@ class RunReport:
 
     ``seed`` is the tournament's seed; ``seed_drawn`` says it was drawn at random (the file has
     none), this run or the first one. ``growth`` says how a changed tournament grew (what was
-    kept and what was left to play), ``None`` when it did not; ``parent_cpu_s`` is the CPU time
+    kept and what was left to play), ``None`` when it did not; ``code_note`` says that the stored
+    games were played by another version of the arena code (:meth:`Store.code_versions`);
+    ``parent_cpu_s`` is the CPU time
     the parent process spent (its threads included) while the games were played; ``cluster``
     the address of the Dask cluster that played them (``workers``: its worker threads, and
     ``batches`` the batches it was sent), ``None`` for the local pool.
@@ -247,6 +249,7 @@ class RunReport:
     seed: int | None = None
     seed_drawn: bool = False
     growth: str | None = None
+    code_note: str | None = None
     parent_cpu_s: float = 0.0
     course: CourseState | None = None
     cluster: str | None = None
@@ -350,14 +353,18 @@ def run_plan(
         with Store.open(path) as store, tournament_log(log_path):
             plan = settle_seed(plan, store.tournament(), restart)
             opening = _init_store(store, plan, restart)
+            code_note = _code_note(store) if opening.code_changed else None
             if opening.growth:
                 log.info("%s", opening.growth)
+            if code_note:
+                log.warning("%s", code_note)
+            notices = tuple(note for note in (opening.growth, code_note) if note)
             run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
                        trusted, disqualify, origins if check else None, on_game,
-                       notice=opening.growth, cluster=address)
+                       notices=notices, cluster=address)
             report = run.execute()
     return _with(report, log_path=log_path, archive=opening.archive, seed=plan.config.seed,
-                 seed_drawn=plan.seed_drawn, growth=opening.growth,
+                 seed_drawn=plan.seed_drawn, growth=opening.growth, code_note=code_note,
                  cluster=None if address is None else str(address))
 
 
@@ -390,10 +397,21 @@ def _refusal(refused: dict[str, str], origins: dict[str, str]) -> BotRefusedErro
                            + "; ".join(parts))
 
 
+def _code_note(store: Store) -> str:
+    """The line that says a resumed tournament's stored games were played by other arena code."""
+    versions = store.code_versions()
+    before = "a version that did not record itself" if versions[-2] == UNRECORDED_CODE else \
+        f"another version ({versions[-2][:12]})"
+    return (f"the {store.game_count()} stored games were played by {before} of the arena code, "
+            f"the games of this run by this one ({versions[-1][:12]}): the rankings count both "
+            "(--restart archives the games and starts over)")
+
+
 def _init_store(store: Store, plan: Plan, restart: bool) -> Opening:
     try:
         return store.init_tournament(plan.config, plan.config_text, plan.rules.settings,
-                                     plan.versions, restart=restart, seed_drawn=plan.seed_drawn)
+                                     plan.versions, restart=restart, seed_drawn=plan.seed_drawn,
+                                     code=code_identity())
     except ConfigChangedError as error:
         raise ConfigChangedError(f"{error} (run with --restart to archive them and start over)") from None
 
@@ -435,7 +453,7 @@ class _Run:
     def __init__(self, plan: Plan, store: Store, workers: int, progress: ProgressCallback | None,
                  max_games: int | None, trusted: bool, disqualify: bool,
                  origins: dict[str, str] | None, on_game: GameCallback | None = None,
-                 notice: str | None = None, cluster: ClusterAddress | None = None) -> None:
+                 notices: tuple[str, ...] = (), cluster: ClusterAddress | None = None) -> None:
         self.plan, self.store, self.progress, self.on_game = plan, store, progress, on_game
         self.name = plan.config.name
         self.course = course_of(plan.config)    # None: the whole schedule exists from the start
@@ -463,7 +481,7 @@ class _Run:
         self.started = time.monotonic()
         self.cpu_started = time.process_time()
         self.last_tick = self.flushed = self.started
-        self._notice: str | None = notice
+        self._notices = list(notices)    # to show, one a progress tick, oldest first
         self._replay_stored()
         # an adaptive tournament's rounds to come need workers too, not only this round's rest
         left = self._left(workers) if self.course is None else self.course.budget - len(self.done)
@@ -750,9 +768,10 @@ class _Run:
             self._flush()  # the games that disqualified it are stored before the verdict
             self.store.mark_disqualified(bot, reason)
             if live:
-                self._notice = (f"{bot} is disqualified: {reason}; its remaining games are "
-                                "played by its fallback, placed last")
-                log.warning("%s", self._notice)
+                notice = (f"{bot} is disqualified: {reason}; its remaining games are "
+                          "played by its fallback, placed last")
+                self._notices.append(notice)
+                log.warning("%s", notice)
             for gid in [g for g, later in self.buffer.items() if bot in later.table]:
                 del self.buffer[gid]  # played ahead with the bot in: out of date
                 self._again(gid)
@@ -774,7 +793,7 @@ class _Run:
         if self.progress is None or (not force and now - self.last_tick < TICK_S):
             return
         self.last_tick = now
-        notice, self._notice = self._notice, None
+        notice = self._notices.pop(0) if self._notices else None
         lines = self._lines()
         self.progress(Progress(
             self.name, self._goal(), self.stored, 0, self.played, self.faulty_games,

@@ -98,13 +98,23 @@ def unpack(shipment: Shipment, folder: Path) -> dict[str, BotSpec]:
     return {name: _local_spec(spec, folder, shipment.files) for name, spec in shipment.specs.items()}
 
 
+# the package's folders that are data, not the code that plays (code_identity)
+_NOT_CODE = ("builtin_bots", "builtin_tournaments")
+
+
 @lru_cache(maxsize=1)
 def code_identity() -> str:
     """The SHA-256 of this process's arena package (every ``.py`` file, by its path in the
-    package) and of its Python's major.minor version: what plays the games."""
+    package) and of its Python's major.minor version: what plays the games.
+
+    The built-in bots and tournaments are left out: an installed package holds them
+    (``arena/builtin_bots/``), a clone keeps them beside it (``bots/``), and a bot is identified
+    by its own file's hash anyway. So a clone and a wheel of the same commit agree."""
     root = Path(arena.__file__).resolve().parent
     parts = [f"python {sys.version_info[0]}.{sys.version_info[1]}"]
     for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] in _NOT_CODE:
+            continue
         parts.append(f"{path.relative_to(root).as_posix()} {sha256_hex(path.read_bytes())}")
     return sha256_hex("\n".join(parts))
 

@@ -4,7 +4,10 @@ It holds the configuration snapshot (YAML text and :attr:`TournamentConfig.confi
 tournament's seed and whether it was drawn at random (a file without ``seed``: the drawn seed
 lives only here, so that a resume deals the same cards), the rules name and a JSON snapshot of
 the rule settings, each bot's version (a SHA-256 of its file or command), the schedule's layout,
-the disqualified bots, every finished game as a raw :class:`GameRecord`, and the running
+the versions of the arena code that played its games (:meth:`Store.code_versions`: one
+identity per version, in the order they ran; a resume under another version says so
+through :attr:`Opening.code_changed`, and keeps the games), the disqualified bots, every
+finished game as a raw :class:`GameRecord`, and the running
 :class:`~arena.tournament.summary.Summary` of those games (TrueSkill ratings and the statistics'
 sums), which the rankings read instead of re-rating every game.
 
@@ -40,7 +43,7 @@ import copy
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -111,6 +114,10 @@ CREATE TABLE IF NOT EXISTS summary_seats (
     deal INTEGER NOT NULL);
 """
 _SUMMARY_TABLES = ("summary_bots", "summary_deals", "summary_pairs", "summary_seats")
+# meta key of the versions of the arena code that played the games (a JSON list, oldest first);
+# UNRECORDED_CODE stands for the games of a store written before versions were recorded
+_CODE_VERSIONS = "code_versions"
+UNRECORDED_CODE = "unrecorded"
 # meta keys of the summary: the next game id it may take and the games it holds; no summary_next
 # means there is no valid summary (a store of schema 1, or games stored out of order)
 _SUMMARY_META = ("summary_next", "summary_games")
@@ -137,10 +144,14 @@ _INSERT_GAME = f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * le
 @dataclass(frozen=True)
 class Opening:
     """What :meth:`Store.init_tournament` did: the archive of a restart, the growth it applied
-    (:meth:`arena.tournament.growth.Growth.describe`), both ``None`` for a plain resume."""
+    (:meth:`arena.tournament.growth.Growth.describe`), both ``None`` for a plain resume;
+    ``code_changed`` when the stored games were played by another version of the arena code than
+    the one given (or by one that did not record itself): the games are kept, and the store now
+    lists both (:meth:`Store.code_versions`)."""
 
     archive: Path | None = None
     growth: str | None = None
+    code_changed: bool = False
 
 
 @dataclass(frozen=True)
@@ -218,6 +229,7 @@ class Store:
         *,
         restart: bool = False,
         seed_drawn: bool = False,
+        code: str | None = None,
     ) -> Opening:
         """Record the tournament's identity, or check it against what is stored: resume the same
         tournament, grow a changed one whose stored games stay valid (see the module doc).
@@ -230,6 +242,11 @@ class Store:
         the stored games do not survive. With ``restart=True`` the old file is first copied
         beside the store and then cleared, whether or not the setup changed (a user who asks to
         start over gets a fresh start). A store with no results yet is simply re-initialised.
+
+        ``code`` is the identity of the arena code about to play
+        (:func:`arena.tournament.shipment.code_identity`): added to :meth:`code_versions` when
+        it is not there yet, with :attr:`Opening.code_changed` set when games are stored; a
+        fresh start lists it alone. ``None`` records nothing (a synthetic store).
         """
         if config.seed is None:
             raise ConfigError(f"{self.path}: tournament {config.name!r} has no seed yet: draw one "
@@ -237,25 +254,59 @@ class Store:
         info = self.tournament()
         rules_json = _dumps(rules_snapshot)
         if info is not None and self._has_results() and not restart:
-            verdict = judge(self._stored_setup(info), config, rules_snapshot, bot_versions)
-            if verdict.refusals:
-                raise ConfigChangedError(
-                    f"{self.path}: tournament {info.name!r} holds {self.game_count()} games of a "
-                    f"different setup ({'; '.join(verdict.refusals)}); restart it (the old results "
-                    "are archived) or use another name"
-                )
-            if verdict.note is not None:  # a swiss tournament goes on: its new identity
-                with self._transaction("record the tournament"):
-                    self._identity(config, config_text, rules_json, bot_versions, seed_drawn)
-                return Opening(growth=verdict.note)
-            if verdict.growth is None:
-                return Opening()  # the same tournament: resume it
-            told = verdict.growth.describe(self._stored_per_table(verdict.growth))
-            self._grow(verdict.growth, config, config_text, rules_json, bot_versions, seed_drawn)
-            return Opening(growth=told)
+            opening = self._resume(info, config, config_text, rules_snapshot, bot_versions,
+                                   seed_drawn)
+            return replace(opening, code_changed=self._note_code(code))
         archive = self._archive() if info is not None and self._has_results() else None
         self._write_identity(config, config_text, rules_json, bot_versions, seed_drawn)
+        self._note_code(code)
         return Opening(archive=archive)
+
+    def _resume(
+        self, info: TournamentInfo, config: TournamentConfig, config_text: str,
+        rules_snapshot: Mapping[str, Any], bot_versions: Mapping[str, str], seed_drawn: bool,
+    ) -> Opening:
+        """:meth:`init_tournament` on a store holding results: resume, grow, or refuse."""
+        rules_json = _dumps(rules_snapshot)
+        verdict = judge(self._stored_setup(info), config, rules_snapshot, bot_versions)
+        if verdict.refusals:
+            raise ConfigChangedError(
+                f"{self.path}: tournament {info.name!r} holds {self.game_count()} games of a "
+                f"different setup ({'; '.join(verdict.refusals)}); restart it (the old results "
+                "are archived) or use another name"
+            )
+        if verdict.note is not None:  # a swiss tournament goes on: its new identity
+            with self._transaction("record the tournament"):
+                self._identity(config, config_text, rules_json, bot_versions, seed_drawn)
+            return Opening(growth=verdict.note)
+        if verdict.growth is None:
+            return Opening()  # the same tournament: resume it
+        told = verdict.growth.describe(self._stored_per_table(verdict.growth))
+        self._grow(verdict.growth, config, config_text, rules_json, bot_versions, seed_drawn)
+        return Opening(growth=told)
+
+    def code_versions(self) -> tuple[str, ...]:
+        """The versions of the arena code that played the stored games, in the order they ran
+        (one entry per change: a version run again after another is listed again): each a
+        :func:`~arena.tournament.shipment.code_identity`, or :data:`UNRECORDED_CODE` for games
+        stored before versions were recorded. Empty when nothing was recorded."""
+        text = self._meta().get(_CODE_VERSIONS)
+        return tuple(json.loads(text)) if text else ()
+
+    def _note_code(self, code: str | None) -> bool:
+        """Record that ``code`` plays from now on; whether stored games were played by another
+        version (the last recorded, or an unrecorded one: a store with games and no list gets
+        :data:`UNRECORDED_CODE` first)."""
+        known = list(self.code_versions())
+        if code is None or known[-1:] == [code]:
+            return False
+        changed = self.game_count() > 0
+        if changed and not known:
+            known.append(UNRECORDED_CODE)
+        with self._transaction("record the arena code"):
+            self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                               (_CODE_VERSIONS, json.dumps([*known, code])))
+        return changed
 
     def tournament(self) -> TournamentInfo | None:
         """The recorded tournament, or ``None`` before :meth:`init_tournament`."""
@@ -646,6 +697,7 @@ class Store:
         with self._transaction("record the tournament"):
             for table in ("games", "disqualified"):
                 self._conn.execute(f"DELETE FROM {table}")
+            self._conn.execute("DELETE FROM meta WHERE key = ?", (_CODE_VERSIONS,))
             self._reset_summary()
             self._identity(config, config_text, rules_json, bot_versions, seed_drawn)
 

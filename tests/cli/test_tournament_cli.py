@@ -24,6 +24,7 @@ from arena.cli import app
 from arena.tournament import Store
 from arena.tournament.errors import StoreWriteError
 from arena.tournament.replay import open_results, stored_game
+from arena.tournament.shipment import code_identity
 
 FIRST_LEGAL = Path(__file__).resolve().parents[1] / "tournament" / "bots" / "first_legal.py"
 CONFIG = f"name: cli\nseats: 3\nbots: [random, greedy, {FIRST_LEGAL}]\nrounds: 2\nseed: 4\n"
@@ -404,3 +405,26 @@ def test_rankings_at_80_columns_show_the_fault_rate(faulty: Path) -> None:
     (row,) = [line for line in lines if " !" in line]
     assert re.match(r"\d  seat_", row) and row.endswith("4 (50.0%)")
     assert any(line.startswith("! faulted  (DQ) disqualified") for line in lines)
+
+
+def test_a_resume_under_other_arena_code_says_so_and_the_rankings_count_both(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games stored by one version of the arena and resumed by another are kept, but the run
+    says so in one line and the rankings name how many versions played."""
+    config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG)
+    first = invoke(tmp_path, "run", str(config), "--max-games", "2")
+    assert first.exit_code == 0, first.output
+    assert "arena code" not in first.stdout
+    real = code_identity()
+    monkeypatch.setattr("arena.tournament.runner.code_identity", lambda: "f00d" * 16)
+    resumed = invoke(tmp_path, "run", str(config))
+    assert resumed.exit_code == 0, resumed.output
+    out = resumed.stdout.replace("\n", " ")
+    assert (f"the 2 stored games were played by another version ({real[:12]}) of the arena code, "
+            "the games of this run by this one (f00df00df00d)") in out
+    assert "--restart" in out
+    listed = json.loads(invoke(tmp_path, "rankings", "cli", "--json").stdout)["code_versions"]
+    assert listed == [real, "f00d" * 16]
+    title = invoke(tmp_path, "rankings", "cli").stdout.splitlines()[0]
+    assert title == f"cli: {GAMES} games, seed 4, played by 2 versions of the arena code"

@@ -18,6 +18,7 @@ from arena.tournament import ConfigChangedError, Schedule, load_config, rank_sto
 from arena.tournament.export import rankings_json
 from arena.tournament.replay import open_results, stored_game
 from arena.tournament.runner import Progress, run_tournament
+from arena.tournament.shipment import code_identity
 
 HERE = Path(__file__).resolve().parent
 FIRST_LEGAL = HERE / "bots" / "first_legal.py"
@@ -136,7 +137,8 @@ def test_unknown_bots_are_refused_with_one_line(tmp_path: Path) -> None:
 def test_rankings_json_shape(tmp_path: Path) -> None:
     run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1)
     table = stored(tmp_path)[1]
-    assert set(table) == {"tournament", "games", "seed", "bots", "seat_bias"} and table["seed"] == 11
+    assert set(table) == {"tournament", "games", "seed", "bots", "seat_bias", "code_versions"}
+    assert table["seed"] == 11 and table["code_versions"] == [code_identity()]
     assert [seat["games"] for seat in table["seat_bias"]["seats"]] == [table["games"]] * 3
     for line in table["bots"]:
         assert set(line) == {"bot", "disqualified", "faults", "games", "mean_place", "mean_place_ci",
