@@ -481,7 +481,7 @@ class _Run:
         self.started = time.monotonic()
         self.cpu_started = time.process_time()
         self.last_tick = self.flushed = self.started
-        self._notices = list(notices)    # to show, one a progress tick, oldest first
+        self._notices = list(notices)    # not shown yet: each its own progress, oldest first
         self._replay_stored()
         # an adaptive tournament's rounds to come need workers too, not only this round's rest
         left = self._left(workers) if self.course is None else self.course.budget - len(self.done)
@@ -793,12 +793,14 @@ class _Run:
         if self.progress is None or (not force and now - self.last_tick < TICK_S):
             return
         self.last_tick = now
-        notice = self._notices.pop(0) if self._notices else None
+        notices: list[str | None] = [*self._notices] or [None]   # one progress per notice
+        self._notices.clear()
         lines = self._lines()
-        self.progress(Progress(
-            self.name, self._goal(), self.stored, 0, self.played, self.faulty_games,
-            now - self.started, tuple(lines[:TOP]), notice, self._course_state(lines),
-        ))
+        for notice in notices:
+            self.progress(Progress(
+                self.name, self._goal(), self.stored, 0, self.played, self.faulty_games,
+                now - self.started, tuple(lines[:TOP]), notice, self._course_state(lines),
+            ))
 
     def _course_state(self, lines: list[Leader]) -> CourseState | None:
         """An adaptive tournament's state with the separation of the live ratings (those of

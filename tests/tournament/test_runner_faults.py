@@ -24,7 +24,7 @@ from arena.tournament import Schedule, load_config, rank_store
 from arena.tournament.discipline import Discipline, FaultLimit
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.replay import open_results
-from arena.tournament.runner import BotRefusedError, run_tournament
+from arena.tournament.runner import BotRefusedError, Progress, run_tournament
 
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE.parent / "hostile_bots"
@@ -86,9 +86,13 @@ def test_two_broken_bots_among_five_leave_every_other_bot_its_whole_schedule(
     total = len(Schedule.from_config(load_config(config)))
     runs = []
     for workers in (1, 2):
-        report = run_tournament(config, tmp_path / str(workers), workers=workers)
+        seen: list[Progress] = []
+        report = run_tournament(config, tmp_path / str(workers), workers=workers, progress=seen.append)
         assert report.complete and report.stored == total == 20
         assert sorted(report.disqualified) == ["b1", "b2"]
+        # each disqualification is told once, even two decided by the same game
+        told = sorted(p.notice.split(" is disqualified")[0] for p in seen if p.notice)
+        assert told == ["b1", "b2"]
         with open_results(tmp_path / str(workers), "five") as store:
             games = [(g.game_id, g.table, g.places, g.winner, g.moves,
                       [(f.seat, f.code, f.summary()) for f in g.faults]) for g in store.games()]
