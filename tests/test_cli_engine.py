@@ -246,6 +246,21 @@ def test_bench_playouts_reports_playouts_per_second_from_mid_game_positions(name
     assert "engine: pure Python" in shown.output
 
 
+def test_bench_playouts_with_tries_times_the_informed_playouts_mcts_plays() -> None:
+    """What mcts's search spends its budget on: informed playouts, ``playout_tries`` plays built
+    a turn (the random ones are the engine's figure, issue 13 point 2)."""
+    result = invoke("bench", "--playouts", "--tries", "3", "--games", "30", "--seats", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["playout"], data["tries"], data["playouts"]) == ("informed", 3, 30)
+    assert data["playouts_per_s"] > 0 and data["decisions_per_playout"] > 0
+    plain = json.loads(invoke("bench", "--playouts", "--games", "30", "--seats", "2", "--json").output)
+    assert (plain["playout"], plain["tries"]) == ("random", 1)
+    shown = runner.invoke(app, ["bench", "--playouts", "--tries", "2", "--games", "10"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0 and "10 informed (2 plays built a turn) playouts" in shown.output
+    assert_one_line_error(invoke("bench", "--tries", "3"), "--tries", "--playouts")
+
+
 def test_bench_rejects_a_bad_seat_count() -> None:
     assert_one_line_error(invoke("bench", "--rules", "switch", "--seats", "8"), "seats", "8")
 

@@ -14,7 +14,7 @@ from arena.services.bench import (
     openspiel_parameters,
 )
 from arena.services.cluster_bench import bench_cluster
-from arena.cli.app import app, console, handles_errors
+from arena.cli.app import app, console, fail, handles_errors
 from arena.cli.options import home_option, workspace_of
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.engine.game import Game
@@ -112,6 +112,9 @@ def bench(
     sandbox: bool = typer.Option(False, "--sandbox", help="Every seat a sandboxed random bot process."),
     rankings: bool = typer.Option(False, "--rankings", help="Time `arena rankings` on a temporary store of --games synthetic games."),
     playouts: bool = typer.Option(False, "--playouts", help="Time --games random playouts (a search's samples) from mid-game positions."),
+    tries: int = typer.Option(
+        1, "--tries", min=1, max=16,
+        help="With --playouts: informed playouts building N plays a turn, as mcts plays them (its playout_tries, 3 by default); 1: random ones."),
     cluster: Optional[str] = typer.Option(
         None, "--cluster", metavar="local:N",
         help="Play --games games of the demo tournament on the local pool and on a Dask "
@@ -120,7 +123,8 @@ def bench(
 ) -> None:
     """Play random-vs-random games in-process and report games/s and decisions/s (or, with
     --rankings, how long the rankings of a stored tournament of --games games take; with
-    --playouts, the random playouts per second a search gets from mid-game positions; with
+    --playouts, the random playouts per second a search gets from mid-game positions, or
+    with --tries N the informed ones mcts plays; with
     --cluster, the local pool against the Dask backend)."""
     if cluster is not None:
         compared = bench_cluster(shipped_tournaments_dir() / "demo.yaml", cluster, games)
@@ -143,8 +147,10 @@ def bench(
     rule_set.check_seats(seat_count)
     if peer is not None:
         openspiel_parameters(rule_set, seat_count)  # the same game, or one line saying why not
+    if tries != 1 and not playouts:
+        fail("--tries: informed playouts are timed with --playouts only")
     if playouts:
-        timed_playouts = bench_playouts(rule_set, games, seat_count, seed)
+        timed_playouts = bench_playouts(rule_set, games, seat_count, seed, tries)
         if as_json:
             print(json.dumps(timed_playouts.to_json()))
         else:

@@ -667,7 +667,8 @@ _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0x
 def render_playout_bench(console: Console, timed: PlayoutBenchResult) -> None:
     """The figures of ``arena bench --playouts``."""
     per = timed.decisions / timed.playouts if timed.playouts else 0.0
-    console.print(f"{timed.rules}, {timed.seats} seats: {timed.playouts:,} random playouts from "
+    kind = "random" if timed.tries == 1 else f"informed ({timed.tries} plays built a turn)"
+    console.print(f"{timed.rules}, {timed.seats} seats: {timed.playouts:,} {kind} playouts from "
                   f"{timed.positions} mid-game positions in {timed.seconds:.2f}s CPU: "
                   f"[bold]{timed.playouts_per_s:,.0f} playouts/s[/] ({per:.1f} decisions each); "
                   f"engine: {_BUILDS.get(timed.build, timed.build)}")

@@ -37,7 +37,7 @@ from typing import Any, Callable
 from arena.errors import ArenaError
 from arena.engine import game as engine_game
 from arena.engine.game import Game
-from arena.engine.playout import random_playout
+from arena.engine.playout import informed_playout, random_playout
 from arena.engine.outcome import OutcomeReason
 from arena.engine.rules import RuleSet
 from arena.play.faults import Fault, FaultCode
@@ -120,8 +120,10 @@ def bench_inprocess(rules: RuleSet, games: int, seats: int, seed: int = 0,
 
 @dataclass(frozen=True)
 class PlayoutBenchResult:
-    """Random playouts (:func:`arena.engine.playout.random_playout`, each from a
-    :meth:`~arena.engine.game.Game.copy` of a mid-game position) timed on one core."""
+    """Playouts, each from a :meth:`~arena.engine.game.Game.copy` of a mid-game position, timed
+    on one core: random ones (:func:`arena.engine.playout.random_playout`, ``tries`` 1) or
+    informed ones building ``tries`` plays a turn (:func:`arena.engine.playout.informed_playout`,
+    what ``mcts`` plays, with its option ``playout_tries``)."""
 
     rules: str
     seats: int
@@ -130,6 +132,7 @@ class PlayoutBenchResult:
     seconds: float
     decisions: int  # the decisions the playouts made, all together
     build: str = "python"  # engine_build()
+    tries: int = 1
 
     @property
     def playouts_per_s(self) -> float:
@@ -142,7 +145,8 @@ class PlayoutBenchResult:
                 "positions": self.positions, "seconds": round(self.seconds, 4),
                 "playouts_per_s": round(self.playouts_per_s, 1),
                 "decisions_per_playout": round(self.decisions / self.playouts, 1) if self.playouts else 0.0,
-                "build": self.build}
+                "build": self.build, "playout": "random" if self.tries == 1 else "informed",
+                "tries": self.tries}
 
 
 PLAYOUT_POSITIONS = 50  # mid-game positions the playouts start from, in turn
@@ -167,9 +171,12 @@ def mid_game_positions(rules: RuleSet, seats: int, seed: int, count: int = PLAYO
     return positions
 
 
-def bench_playouts(rules: RuleSet, playouts: int, seats: int, seed: int = 0) -> PlayoutBenchResult:
-    """Time ``playouts`` random playouts, each from a copy of one of the mid-game positions of
-    :func:`mid_game_positions` in turn, in the process's CPU time (one core)."""
+def bench_playouts(rules: RuleSet, playouts: int, seats: int, seed: int = 0,
+                   tries: int = 1) -> PlayoutBenchResult:
+    """Time ``playouts`` playouts, each from a copy of one of the mid-game positions of
+    :func:`mid_game_positions` in turn, in the process's CPU time (one core): random ones, or
+    with ``tries`` above 1 informed ones that build that many plays a turn (the same as random
+    ones at 1, draw for draw)."""
     positions = mid_game_positions(rules, seats, seed)
     rng = random.Random(seed)
     decisions = 0
@@ -177,10 +184,14 @@ def bench_playouts(rules: RuleSet, playouts: int, seats: int, seed: int = 0) -> 
     for index in range(playouts):
         position = positions[index % len(positions)]
         game = position.copy(rng)
-        random_playout(game, rng)
+        if tries == 1:
+            random_playout(game, rng)
+        else:
+            informed_playout(game, rng, tries)
         decisions += game.decisions - position.decisions
     elapsed = time.process_time() - start
-    return PlayoutBenchResult(rules.name, seats, playouts, len(positions), elapsed, decisions, engine_build())
+    return PlayoutBenchResult(rules.name, seats, playouts, len(positions), elapsed, decisions,
+                              engine_build(), tries)
 
 
 class PeerUnavailable(ArenaError):
