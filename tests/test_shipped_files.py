@@ -4,6 +4,7 @@ the repository (every link resolves, no private note is named) and says what the
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import re
@@ -20,6 +21,8 @@ from arena.services.submit import new_bot
 from arena.tournament.adaptive import Course
 from arena.tournament.config import Until, load_config
 from arena.tournament.schedule import Schedule
+from arena.tournament.store import Store
+from arena.sandbox.snapshot import snapshot
 from arena.sandbox.workspace import Workspace
 from arena.engine.observation import observe
 
@@ -73,6 +76,31 @@ def test_the_strength_campaign_plays_mcts_against_heuristics_2000_games_in_every
     assert bots == ["mcts", "heuristic", *copies]  # no options: the defaults being measured
     assert (config.format, config.seatings, config.until) == ("round-robin", "rotations", None)
     assert len(Schedule.from_config(config)) == 2000
+
+
+SHIPPED_STORES = sorted((ROOT / "results").glob("strength-*.sqlite"))
+
+
+@pytest.mark.parametrize("path", SHIPPED_STORES, ids=[p.stem for p in SHIPPED_STORES])
+def test_a_shipped_strength_store_holds_games_of_its_tournament_file_and_bots(path: Path, tmp_path: Path) -> None:
+    """The table's evidence (docs/tournaments.md): each store in results/ is a run of the
+    tournament file of its name, with the bot snapshots that played it beside it, so that
+    ``arena rankings`` reads it and ``arena run`` resumes it instead of refusing it."""
+    config = load_config(ROOT / "tournaments" / "strength" / f"{path.stem.removeprefix('strength-')}.yaml")
+    with Store.open(path, readonly=True) as store:
+        info = store.tournament()
+        assert info is not None and info.config_hash == config.config_hash
+        assert 0 < store.game_count() <= len(Schedule.from_config(config))
+        versions = store.bot_versions()
+    assert set(versions) == {e.name for e in config.bots}
+    workspace = Workspace(ROOT)
+    for entry in config.bots:
+        spec = workspace.resolve_entry(entry.spec, [ROOT])
+        # the versions the shipped snapshots of this bot's file have with its options
+        shipped = {snapshot(replace(spec, path=copy), tmp_path)[1]
+                   for copy in (ROOT / "results" / "bots").glob(f"*/{spec.path.name}")
+                   if hashlib.sha256(copy.read_bytes()).hexdigest() == copy.parent.name}
+        assert versions[entry.name] in shipped, f"{entry.name}: no snapshot of the version that played"
 
 
 def test_the_sample_position_replays_to_the_end_of_its_moves() -> None:
