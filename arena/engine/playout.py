@@ -7,10 +7,13 @@ building it costs most of a random game. The playout's policy therefore *builds*
 of listing them all: a random legal first card, then, while the rules let another card follow,
 one more at random with chance :data:`EXTEND` (so sets and flushes are laid, longer ones less
 often), a random suit where the play ends on a suit-calling card, and the last-card
-announcement where it is due. The referee's own check accepts the play before it is applied;
-every other turn (a pending penalty or skip, a drawn card, an open turn, drawing by choice,
-chained rule sets, a built play the check refuses) picks uniformly among
-:meth:`Game.legal_actions <arena.engine.game.Game.legal_actions>`. Every action applied is legal.
+announcement where it is due. Chained rule sets (runs, covers, pickup stacks, jokers:
+:mod:`arena.engine.chains`) are built the same way with the chains' own tests, a joker taking a
+random role it may take, and a card that must be covered (a queen) laid only with a cover in
+the hand. The referee's own check accepts the play before it is applied; every other turn (a
+pending penalty or skip, a drawn card, an open turn, drawing by choice, a built play the check
+refuses) picks uniformly among :meth:`Game.legal_actions <arena.engine.game.Game.legal_actions>`.
+Every action applied is legal.
 
 :func:`informed_playout` plays the same way, but for each play it builds ``tries`` of them and
 lays the one that sheds the most cards, each wild card (an ace in Switch, a joker) counting
@@ -29,9 +32,9 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from arena.engine import legality
+from arena.engine import chains, legality
 from arena.engine.actions import Play
-from arena.engine.cards import RANK_OF, SUIT_OF
+from arena.engine.cards import RANK_OF, SUIT_OF, Card
 from arena.engine.game import Game
 from arena.engine.moves import plays_of
 from arena.engine.rules import RuleSet
@@ -107,7 +110,8 @@ def built_play(game: Game, rng: random.Random) -> Play | None:
 def _builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play | None]:
     """:func:`built_play` for one rule set and generator, the rule set's tables and flags read
     once (a playout builds a play at every decision)."""
-    unbuilt = rules.chained
+    if rules.chained:
+        return _chained_builder(rules, pick)
     simple = rules.simple
     playable_on = rules.playable_on
     max_cards = rules.max_cards
@@ -120,7 +124,7 @@ def _builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play
     post_plays = rules.post_plays
 
     def build(game: Game) -> Play | None:
-        if unbuilt or game.pending_kind is not None or game.pending_skip or game.drawn_card >= 0:
+        if game.pending_kind is not None or game.pending_skip or game.drawn_card >= 0:
             return None
         hand = game.hands[game.to_move]
         if not simple:
@@ -175,5 +179,64 @@ def _builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play
         if post_plays and legality.play_error(game, play) is not None:
             return None
         return play
+
+    return build
+
+
+def _chained_builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play | None]:
+    """:func:`built_play` for a chained rule set (runs, covers, pickup stacks, jokers: the module
+    :mod:`arena.engine.chains`), built with the chains' own first-card, follow and joker-role
+    tests: a card that must be covered is laid only with a cover in the hand, and always
+    followed, and the whole play goes through the referee's check (a play it refuses goes to the
+    uniform pick)."""
+    max_cards = rules.max_cards
+    power_of = rules.power_of
+    announces = rules.last_card != "off"
+
+    def choose(options: list[int]) -> int:
+        return options[int(pick() * len(options))]
+
+    def build(game: Game) -> Play | None:
+        if game.pending_kind is not None or game.pending_skip or game.drawn_card >= 0:
+            return None
+        hand = game.hands[game.to_move]
+        limit = max_cards or len(hand)
+        cards: list[int] = []
+        roles: list[int] = []
+        options = chains.next_cards(game, (), None)
+        while options:
+            card = choose(options)
+            role = card
+            if card >= 52:
+                named = chains.joker_roles(game, cards, roles)
+                if not named:
+                    options.remove(card)
+                    continue
+                role = choose(named)
+            cards.append(card)
+            roles.append(role)
+            if power_of[role].must_cover:
+                more = chains.next_cards(game, cards, roles) if len(cards) < limit else []
+                if not more:  # nothing in the hand covers it: another card instead
+                    cards.pop()
+                    roles.pop()
+                    options.remove(card)
+                    continue
+            elif len(cards) >= limit or pick() >= EXTEND:
+                break
+            else:
+                more = chains.next_cards(game, cards, roles)
+            options = more
+        if not cards:
+            return None
+        call = None
+        if power_of[roles[-1]].calls_suit:
+            rest = [SUIT_OF[c] for c in hand if c not in cards and c < 52]
+            call = choose(rest) if rest else int(pick() * 4)
+        jokers = any(card >= 52 for card in cards)
+        play = Play(tuple(Card(c) for c in cards), call,
+                    tuple(Card(r) for r in roles) if jokers else (),
+                    announces and len(hand) - len(cards) == 1)
+        return play if legality.play_error(game, play) is None else None
 
     return build

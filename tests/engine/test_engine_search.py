@@ -221,6 +221,31 @@ def test_playouts_end_with_a_valid_outcome_and_every_built_play_is_legal(name: s
         assert sorted(twin.all_cards()) == list(range(game.rules.deck_size()))
 
 
+@pytest.mark.parametrize("name", ["london", "blackjack"])
+def test_chained_rule_sets_get_built_plays_too(name: str) -> None:
+    """Runs, covers, pickup stacks and jokers (london, blackjack) once left every playout turn to
+    a uniform pick over the whole listing, which costs most of the playout; their plays are built
+    card by card now, on every open turn with a fitting card, and the referee accepts each."""
+    could, built, longer = 0, 0, 0
+    for game in mid_games(name, 6, seed=700):
+        rng = random.Random(game.decisions)
+        probe = game.copy()
+        while probe.outcome is None:
+            open_turn = probe.pending_kind is None and not probe.pending_skip and probe.drawn_card < 0
+            could += open_turn and any(isinstance(a, Play) for a in probe.legal_actions())
+            play = built_play(probe, rng)
+            if play is None:
+                probe.apply_legal(probe.legal_actions()[0])
+                continue
+            assert open_turn and probe.check(play) == play and probe.blunder_reason(play) is None
+            built += 1
+            longer += len(play.cards) > 1
+            probe.apply_legal(play)
+    # nearly every open turn with a legal play gets a built one (a finish the check refuses
+    # sends the rest to the uniform pick), longer plays among them
+    assert could > 20 and built >= 0.9 * could and longer > 0
+
+
 @pytest.mark.parametrize("name", PRESETS)
 def test_an_informed_playout_of_one_try_is_the_random_playout_draw_for_draw(name: str) -> None:
     for game in mid_games(name, 6, seed=500):
