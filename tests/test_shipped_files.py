@@ -51,16 +51,15 @@ def test_the_swiss_ladder_is_a_valid_adaptive_tournament_of_shipped_bots() -> No
     assert (course.tables_per_round, course.round_size, course.budget) == (2, 8, 4000)
 
 
-def test_the_ladder_seats_the_four_built_in_bots_at_one_table_until_they_are_apart() -> None:
+def test_the_ladder_seats_the_four_built_in_bots_at_one_table_for_2000_games() -> None:
     config = load_config(ROOT / "tournaments" / "ladder.yaml")
     assert sorted(e.name for e in config.bots) == ["greedy", "heuristic", "mcts", "random"]
-    # 2.8 sigmas of the difference: the 95% intervals of neighbours' mu are apart (issue 13)
-    assert (config.seats, config.format, config.until) == (4, "round-robin", Until(2.8, 8000))
+    assert (config.seats, config.format, config.seatings, config.until) == (4, "round-robin", "rotations", None)
     workspace = Workspace(ROOT)
     for entry in config.bots:
         assert workspace.resolve_entry(entry.spec, [ROOT]).path.is_file()
-    # one table of four, each deal in its four rotations: a round of 4 games (its comment)
-    assert (Course(config).tables_per_round, Course(config).round_size) == (1, 4)
+    # one table of four, each deal in its four rotations: 500 deals, 2,000 games (its comment)
+    assert len(Schedule.from_config(config)) == 2000
 
 
 @pytest.mark.parametrize("seats", [2, 4])
