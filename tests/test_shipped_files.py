@@ -77,15 +77,22 @@ def test_the_strength_campaign_plays_mcts_against_heuristics_2000_games_in_every
     assert len(Schedule.from_config(config)) == 2000
 
 
-SHIPPED_STORES = sorted((ROOT / "results").glob("strength-*.sqlite"))
+SHIPPED_STORES = sorted([*(ROOT / "results").glob("strength-*.sqlite"), ROOT / "results" / "ladder.sqlite"])
+
+
+def tournament_file(store: Path) -> Path:
+    """The tournament file a shipped store was played from."""
+    if store.stem == "ladder":
+        return ROOT / "tournaments" / "ladder.yaml"
+    return ROOT / "tournaments" / "strength" / f"{store.stem.removeprefix('strength-')}.yaml"
 
 
 @pytest.mark.parametrize("path", SHIPPED_STORES, ids=[p.stem for p in SHIPPED_STORES])
 def test_a_shipped_strength_store_holds_games_of_its_tournament_file_and_bots(path: Path, tmp_path: Path) -> None:
-    """The table's evidence (docs/tournaments.md): each store in results/ is a run of the
-    tournament file of its name, with the bot snapshots that played it beside it, so that
+    """The strength table's and the ladder's evidence (docs/tournaments.md): each store in
+    results/ is a run of the tournament file of its name, with the bot snapshots that played it beside it, so that
     ``arena rankings`` reads it and ``arena run`` resumes it instead of refusing it."""
-    config = load_config(ROOT / "tournaments" / "strength" / f"{path.stem.removeprefix('strength-')}.yaml")
+    config = load_config(tournament_file(path))
     with Store.open(path, readonly=True) as store:
         info = store.tournament()
         assert info is not None and info.config_hash == config.config_hash
