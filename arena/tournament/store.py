@@ -245,8 +245,8 @@ class Store:
 
         ``code`` is the identity of the arena code about to play
         (:func:`arena.tournament.shipment.code_identity`): added to :meth:`code_versions` when
-        it is not there yet, with :attr:`Opening.code_changed` set when games are stored; a
-        fresh start lists it alone. ``None`` records nothing (a synthetic store).
+        it is not the last one there, with :attr:`Opening.code_changed` set when games are
+        stored; a fresh start lists it alone. ``None`` records nothing (a synthetic store).
         """
         if config.seed is None:
             raise ConfigError(f"{self.path}: tournament {config.name!r} has no seed yet: draw one "
@@ -254,8 +254,8 @@ class Store:
         info = self.tournament()
         rules_json = _dumps(rules_snapshot)
         if info is not None and self._has_results() and not restart:
-            opening = self._resume(info, config, config_text, rules_snapshot, bot_versions,
-                                   seed_drawn)
+            opening = self._resume(info, config, config_text, rules_snapshot, rules_json,
+                                   bot_versions, seed_drawn)
             return replace(opening, code_changed=self._note_code(code))
         archive = self._archive() if info is not None and self._has_results() else None
         self._write_identity(config, config_text, rules_json, bot_versions, seed_drawn)
@@ -264,10 +264,11 @@ class Store:
 
     def _resume(
         self, info: TournamentInfo, config: TournamentConfig, config_text: str,
-        rules_snapshot: Mapping[str, Any], bot_versions: Mapping[str, str], seed_drawn: bool,
+        rules_snapshot: Mapping[str, Any], rules_json: str, bot_versions: Mapping[str, str],
+        seed_drawn: bool,
     ) -> Opening:
-        """:meth:`init_tournament` on a store holding results: resume, grow, or refuse."""
-        rules_json = _dumps(rules_snapshot)
+        """:meth:`init_tournament` on a store holding results: resume, grow, or refuse
+        (``rules_json`` is ``rules_snapshot`` as the store writes it)."""
         verdict = judge(self._stored_setup(info), config, rules_snapshot, bot_versions)
         if verdict.refusals:
             raise ConfigChangedError(
