@@ -8,6 +8,7 @@ import hashlib
 import importlib.util
 import json
 import re
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from arena.services.submit import new_bot
 from arena.tournament.adaptive import Course
 from arena.tournament.config import Until, load_config
 from arena.tournament.schedule import Schedule
-from arena.tournament.store import Store
+from arena.tournament.store import SCHEMA_VERSION, Store
 from arena.sandbox.snapshot import snapshot
 from arena.sandbox.workspace import Workspace
 from arena.engine.observation import observe
@@ -93,6 +94,12 @@ def test_a_shipped_strength_store_holds_games_of_its_tournament_file_and_bots(pa
     results/ is a run of the tournament file of its name, with the bot snapshots that played it beside it, so that
     ``arena rankings`` reads it and ``arena run`` resumes it instead of refusing it."""
     config = load_config(tournament_file(path))
+    raw = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    (schema,) = raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    (journal,) = raw.execute("PRAGMA journal_mode").fetchone()
+    raw.close()
+    # as this code writes it, so that opening it never upgrades (rewrites) the file in the clone
+    assert (schema, journal) == (str(SCHEMA_VERSION), "delete")
     with Store.open(path, readonly=True) as store:
         info = store.tournament()
         assert info is not None and info.config_hash == config.config_hash

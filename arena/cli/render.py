@@ -990,7 +990,7 @@ FAULT_MARK = " !"
 RANKINGS_LEGEND = "! faulted  (DQ) disqualified  faults: games with a fault (share of its games)"
 # Left out in this order when the console is narrow: each is shown by --json and can be derived
 # from what stays (wins from the win rate, sigma from mu and mu-3σ).
-RANKINGS_DROPS = ("wins", "sigma", "games", "mu")
+RANKINGS_DROPS = ("ms_per_move", "wins", "sigma", "games", "mu")
 
 
 def render_rankings(console: Console, rankings: Rankings) -> None:
@@ -1011,6 +1011,7 @@ def render_rankings(console: Console, rankings: Rankings) -> None:
         _Column("win_rate", "win % [95%]", [_rate_cell(s.stats) for s in standings]),
         _Column("mean_place", "mean place [95%]", [_place_cell(s.stats) for s in standings]),
         _Column("faults", "faults", [_fault_cell(s.stats) for s in standings]),
+        _Column("ms_per_move", "ms/move", [_think_cell(s.stats) for s in standings]),
     ]
     marks = [_mark(s) for s in standings]
     longest = max([3, *(len(s.bot) + len(m) for s, m in zip(standings, marks))])
@@ -1204,6 +1205,12 @@ def _fault_cell(stats: BotStats) -> str:
         return "0"
     rate = stats.faults / stats.games if stats.games else 1.0
     return f"{stats.faults} ({rate:.1%})" if rate >= 0.001 else f"{stats.faults} (<0.1%)"
+
+
+def _think_cell(stats: BotStats) -> str:
+    """The bot's mean reply time per move, ``-`` when no move of it was timed."""
+    ms = stats.ms_per_move
+    return "-" if ms is None else f"{ms:.0f}" if ms >= 10 else f"{ms:.1f}"
 
 
 def _h2h_cell(rankings: Rankings, a: str, b: str) -> str:

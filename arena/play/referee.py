@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -73,6 +73,7 @@ class GameResult:
     faults: tuple[Fault, ...] = ()
     game: Game | None = field(default=None, repr=False)  # the last hand played
     hands: tuple[dict[str, Any], ...] = ()  # every hand of a match (HandRecord.to_json()); () for one hand
+    think: tuple[tuple[int, float], ...] = ()  # per seat: (moves asked, seconds waited for them)
 
 
 def seat_seed(deal_seed: int, seat: int, purpose: str) -> int:
@@ -84,9 +85,10 @@ def seat_seed(deal_seed: int, seat: int, purpose: str) -> int:
 class Referee:
     """Plays games of one rule set; ``play`` runs one game (a match of hands, F2) to its end."""
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, clock: Callable[[], float] = time.perf_counter) -> None:
         self.rules = rules
         self._rules_info = {"name": rules.name, "settings": rules.settings}
+        self._clock = clock  # times each seat's thinking (a test gives its own)
 
     def play(self, bots: Sequence[BotClient], deal_seed: int,
              absent: Mapping[int, Fault] | None = None) -> GameResult:
@@ -103,18 +105,19 @@ class Referee:
         match = Match.new(self.rules, len(bots), deal_seed)
         faults: dict[int, Fault] = dict(absent or {})
         fallback = [random.Random(seat_seed(deal_seed, s, "fallback")) for s in range(len(bots))]
+        thinking = [_Thinking() for _ in bots]
         try:
             while True:
                 game = match.current
                 self.start_hand(bots, match, faults)
-                self._play_hand(game, bots, faults, fallback)
+                self._play_hand(game, bots, faults, fallback, thinking)
                 self.end_hand(bots, match, game, faults)
                 if match.next_hand() is None:
                     break
         finally:
             for bot in bots:  # every game is played by bot processes that saw no other
                 bot.close_game()
-        return self._result(match, faults, time.perf_counter() - start)
+        return self._result(match, faults, time.perf_counter() - start, thinking)
 
     def probe(self, bot: BotClient, seats: int, deal_seed: int, *, move: bool = True) -> Fault | None:
         """Start ``bot`` as a game would, at the seat that moves first of a game of ``seats``
@@ -132,7 +135,7 @@ class Referee:
             self._start_seat(bot, seat, seats, match, faults)
             if move and seat not in faults:
                 fallback = random.Random(seat_seed(deal_seed, seat, "fallback"))
-                self._ask(game, bot, seat, [0] * seats, faults, fallback)
+                self._ask(game, bot, seat, [0] * seats, faults, fallback, _Thinking())
         finally:
             bot.close_game()
         return faults.get(seat)
@@ -158,7 +161,7 @@ class Referee:
                 "rules": self._rules_info, "hand": len(match.hands), "wins": list(match.wins)}
 
     def _play_hand(self, game: Game, bots: Sequence[BotClient], faults: dict[int, Fault],
-                   fallback: list[random.Random]) -> None:
+                   fallback: list[random.Random], thinking: list[_Thinking]) -> None:
         seen = [0] * len(bots)
         while game.outcome is None:
             seat = game.to_move
@@ -169,12 +172,16 @@ class Referee:
             elif seat in faults:
                 game.apply_legal(fallback[seat].choice(legal))
             else:
-                self._ask(game, bots[seat], seat, seen, faults, fallback[seat])
+                self._ask(game, bots[seat], seat, seen, faults, fallback[seat], thinking[seat])
 
     def _ask(self, game: Game, bot: BotClient, seat: int, seen: list[int],
-             faults: dict[int, Fault], fallback: random.Random) -> None:
-        """One decision by a bot; a failure records the fault and the fallback moves instead."""
+             faults: dict[int, Fault], fallback: random.Random, thinking: _Thinking) -> None:
+        """One decision by a bot, timed into ``thinking``; a failure records the fault and the
+        fallback moves instead."""
+        asked = self._clock()
         choice = self.choose(game, bot, seat, seen)
+        thinking.moves += 1
+        thinking.seconds += self._clock() - asked
         if isinstance(choice, Fault):
             faults[seat] = choice
             choice = fallback.choice(game.legal_actions())
@@ -215,7 +222,8 @@ class Referee:
             except BotFault as fault:
                 faults[seat] = fault.at(seat)
 
-    def _result(self, match: Match, faults: dict[int, Fault], duration: float) -> GameResult:
+    def _result(self, match: Match, faults: dict[int, Fault], duration: float,
+                thinking: list[_Thinking]) -> GameResult:
         outcome = match.outcome
         assert outcome is not None
         places, winner = outcome.places, outcome.winner
@@ -228,7 +236,17 @@ class Referee:
         moves = tuple(m for hand in hands for m in hand.moves)
         return GameResult(places, winner, reason, len(moves), duration, moves,
                           tuple(faults[s] for s in sorted(faults)), match.current,
-                          () if single else tuple(h.to_json() for h in hands))
+                          () if single else tuple(h.to_json() for h in hands),
+                          tuple((t.moves, t.seconds) for t in thinking))
+
+
+@dataclass
+class _Thinking:
+    """One seat's thinking in a game: the moves its bot was asked for, and the wall-clock
+    seconds from sending each observation to having its reply checked."""
+
+    moves: int = 0
+    seconds: float = 0.0
 
 
 def forced_action(game: Game) -> ActionType | None:

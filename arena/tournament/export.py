@@ -18,7 +18,10 @@ The ``--json`` output of the CLI:
 
 * :func:`rankings_json`: ``{"tournament", "games", "seed", "bots": [{"bot", "mu", "sigma",
   "score", "games", "wins", "win_rate", "win_rate_ci", "mean_place", "mean_place_ci", "faults",
-  "disqualified"}, ...], "seat_bias", "code_versions"}`` in rank order, ``score = mu - 3 sigma``;
+  "disqualified", "moves_asked", "ms_per_move"}, ...], "seat_bias", "code_versions"}`` in rank
+  order, ``score = mu - 3 sigma``; ``ms_per_move`` the mean wall-clock milliseconds the bot took
+  to reply over the ``moves_asked`` moves timed (``null`` with none: games stored before the
+  referee timed them);
   ``win_rate``/``mean_place`` and their 95% intervals ``[low, high]`` (the table's) are ``null``
   before a bot's first game; ``seed`` is the tournament's seed (``null`` when the store does not
   record it); ``seat_bias`` is :func:`seat_bias_json` (``null`` before the first game);
@@ -58,12 +61,12 @@ FORMATS = ("csv", "jsonl")
 
 GAME_FIELDS = (
     "game_id", "deal_id", "deal_seed", "table", "places", "winner", "winner_bot", "reason",
-    "decisions", "duration_s", "faults", "moves", "hands", "finished_at",
+    "decisions", "duration_s", "faults", "moves", "hands", "finished_at", "think",
 )
 RANKING_FIELDS = (
     "rank", "bot", "mu", "sigma", "score", "games", "wins", "win_rate", "win_rate_lo",
     "win_rate_hi", "mean_place", "mean_place_lo", "mean_place_hi", "faults", "disqualified",
-    "seed",
+    "seed", "moves_asked", "ms_per_move",
 )
 
 
@@ -112,6 +115,7 @@ def standing_row(standing: Standing, seed: int | None = None) -> dict[str, Any]:
         "mean_place": stats.mean_place, "mean_place_lo": place_ci[0],
         "mean_place_hi": place_ci[1], "faults": stats.faults,
         "disqualified": standing.disqualified, "seed": seed,
+        "moves_asked": stats.moves_asked, "ms_per_move": stats.ms_per_move,
     }
 
 
@@ -203,4 +207,6 @@ def _standing_json(standing: Standing) -> dict[str, Any]:
         "mean_place_ci": None if stats.mean_place_ci is None else list(stats.mean_place_ci),
         "faults": stats.faults,
         "disqualified": standing.disqualified,
+        "moves_asked": stats.moves_asked,
+        "ms_per_move": stats.ms_per_move,
     }

@@ -12,6 +12,10 @@ and each fault's ``code`` a :class:`~arena.play.faults.FaultCode`. :meth:`GameRe
 store's columns and the exports: a reason as its text (``"emptied"``), a fault code as its name
 (``"TIMEOUT"``); a text that names no reason or code is a :class:`RecordError` naming it.
 ``to_json``/``from_json`` are the same data as one line of JSON.
+
+``think`` is each seat's thinking: ``(moves, seconds)``, the moves its bot was asked for and the
+wall-clock seconds the referee waited for their replies (empty in a record from before it was
+kept; a faulty seat's fallback moves are not asked, so not counted).
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ class GameRecord:
 
     ``winner`` is the winning seat or ``None`` (drawn or blocked game); ``reason`` says how the game
     ended; ``moves`` are the action texts in order, forced ones included; ``hands`` holds per-hand
-    details for multi-hand matches (:meth:`arena.engine.match.HandRecord.to_json`).
+    details for multi-hand matches (:meth:`arena.engine.match.HandRecord.to_json`); ``think``
+    each seat's ``(moves asked, seconds waited)`` (see the module docstring).
     """
 
     game_id: int
@@ -48,12 +53,14 @@ class GameRecord:
     faults: tuple[Fault, ...] = ()
     moves: tuple[str, ...] = ()
     hands: tuple[dict[str, Any], ...] = field(default=(), hash=False)
+    think: tuple[tuple[int, float], ...] = ()
 
     def __post_init__(self) -> None:
         _check_types(self)
         _check_places(self)
         _check_winner(self)
         _check_faults(self)
+        _check_think(self)
 
     @property
     def winner_bot(self) -> str | None:
@@ -93,6 +100,7 @@ class GameRecord:
             "faults": [_fault_to_dict(fault) for fault in self.faults],
             "moves": list(self.moves),
             "hands": [dict(hand) for hand in self.hands],
+            "think": [[moves, seconds] for moves, seconds in self.think],
         }
 
     @classmethod
@@ -114,6 +122,8 @@ class GameRecord:
                 faults=tuple(_fault_from_dict(game_id, f) for f in data.get("faults", ())),
                 moves=tuple(map(str, data.get("moves", ()))),  # map: a game has many moves
                 hands=tuple(dict(h) for h in data.get("hands") or ()),
+                think=tuple((int(moves), float(seconds))
+                            for moves, seconds in data.get("think") or ()),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, RecordError):
@@ -207,3 +217,14 @@ def _check_faults(record: GameRecord) -> None:
                 f"game {record.game_id}: fault names seat {fault.seat} bot {fault.bot!r}, "
                 f"which does not match the table {record.table!r}"
             )
+
+
+def _check_think(record: GameRecord) -> None:
+    if not record.think:
+        return
+    if len(record.think) != len(record.table) or any(
+            moves < 0 or not seconds >= 0.0 for moves, seconds in record.think):
+        raise RecordError(
+            f"game {record.game_id}: think {record.think!r} must give every seat of the "
+            f"{len(record.table)}-seat table a (moves, seconds) pair, neither negative"
+        )

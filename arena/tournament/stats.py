@@ -3,7 +3,8 @@
 :class:`Tally` takes games in schedule (``game_id``) order, the order the runner commits them
 in, and keeps only sums, so its size never grows with the number of games: per bot, how many of
 its deals ended with each ``(games, wins, place sum)`` over that deal's seatings (the deal's
-*category*), the sums of the deal it is playing now, its faults; per pair of bots, their shared
+*category*), the sums of the deal it is playing now, its faults, its moves timed and the
+seconds they took (the records' ``think``); per pair of bots, their shared
 games and how often one finished ahead. A deal's seatings come one after the other in the
 schedule, so a bot's deal is over when one of its games belongs to a later deal. Places are
 1-based in competition ranking (see :mod:`arena.tournament.records`); a win is the record's
@@ -52,6 +53,13 @@ class BotStats:
     mean_place: float | None
     mean_place_ci: Interval | None
     faults: int
+    moves_asked: int = 0        # the moves its bot was asked for, in the games that timed them
+    think_s: float = 0.0        # the seconds the referee waited for those moves' replies
+
+    @property
+    def ms_per_move(self) -> float | None:
+        """Mean milliseconds the bot took to reply to a move, ``None`` with no move timed."""
+        return 1000.0 * self.think_s / self.moves_asked if self.moves_asked else None
 
 
 @dataclass(frozen=True)
@@ -77,8 +85,9 @@ class HeadToHead:
 
 @dataclass(frozen=True)
 class BotSums:
-    """What :class:`Tally` keeps of one bot apart from its finished deals: its faults and the
-    deal it is playing (``deal`` its id, ``-1`` before its first game)."""
+    """What :class:`Tally` keeps of one bot apart from its finished deals: its faults, the
+    deal it is playing (``deal`` its id, ``-1`` before its first game) and its thinking time
+    (``asked`` moves, ``think_s`` seconds)."""
 
     bot: str
     faults: int = 0
@@ -86,6 +95,8 @@ class BotSums:
     games: int = 0
     wins: int = 0
     places: int = 0
+    asked: int = 0
+    think_s: float = 0.0
 
 
 class Tally:
@@ -95,6 +106,7 @@ class Tally:
         self._closed: dict[str, Counter[Category]] = defaultdict(Counter)
         self._open: dict[str, tuple[int, list[int]]] = {}   # bot -> (deal id, [games, wins, places])
         self._faults: Counter[str] = Counter()
+        self._think: dict[str, tuple[int, float]] = {}     # bot -> (moves asked, seconds)
         # (a, b) -> [games, a ahead of b]
         self._pairs: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
         self.games = 0
@@ -123,6 +135,9 @@ class Tally:
             sums[2] += places[seat]
         for fault in record.faults:
             self._faults[fault.bot] += 1
+        for bot, (moves, seconds) in zip(record.table, record.think):
+            asked, waited = self._think.get(bot, (0, 0.0))
+            self._think[bot] = (asked + moves, waited + seconds)
         self._add_pairs(record.table, places)
         self._touched.update(record.table)
         self.games += 1
@@ -155,15 +170,15 @@ class Tally:
         """The statistics of ``bot`` with bootstrap intervals (deterministic for a ``seed``)."""
         categories = self.categories(bot)
         games = sum(g * k for (g, _, _), k in categories.items())
+        asked, waited = self._think.get(bot, (0, 0.0))
         if not games:
-            return BotStats(bot, 0, 0, None, None, None, None, self._faults[bot])
+            return BotStats(bot, 0, 0, None, None, None, None, self._faults[bot], asked, waited)
         wins = sum(w * k for (_, w, _), k in categories.items())
         places = sum(p * k for (_, _, p), k in categories.items())
         rng = random.Random(f"{seed}:{bot}")
         win_ci, place_ci = bootstrap_intervals(categories, resamples, rng)
-        return BotStats(
-            bot, games, wins, wins / games, win_ci, places / games, place_ci, self._faults[bot]
-        )
+        return BotStats(bot, games, wins, wins / games, win_ci, places / games, place_ci,
+                        self._faults[bot], asked, waited)
 
     def head_to_head(self) -> dict[tuple[str, str], HeadToHead]:
         """Every ordered pair of bots that shared a game -> their :class:`HeadToHead`."""
@@ -176,9 +191,10 @@ class Tally:
     # -- the sums as rows, to store them and read them back --------------------------------
 
     def bot_sums(self, bot: str) -> BotSums:
-        """The faults and the open deal of ``bot``."""
+        """The faults, the open deal and the thinking time of ``bot``."""
         deal, sums = self._open.get(bot, (-1, [0, 0, 0]))
-        return BotSums(bot, self._faults[bot], deal, *sums)
+        asked, waited = self._think.get(bot, (0, 0.0))
+        return BotSums(bot, self._faults[bot], deal, sums[0], sums[1], sums[2], asked, waited)
 
     def changes(self) -> tuple[list[BotSums], list[tuple[str, Category, int]],
                                list[tuple[str, str, int, int]]]:
@@ -205,6 +221,8 @@ class Tally:
                 tally._faults[row.bot] = row.faults
             if row.deal >= 0:
                 tally._open[row.bot] = (row.deal, [row.games, row.wins, row.places])
+            if row.asked:
+                tally._think[row.bot] = (row.asked, row.think_s)
         for bot, category, deals in categories:
             if deals:
                 tally._closed[bot][category] = deals

@@ -28,10 +28,11 @@ sums), which the rankings read instead of re-rating every game.
   (:class:`ConfigChangedError`, naming what changed) to mix results of a different
   configuration; ``restart=True`` first copies the whole file to ``<name>.<UTC time>.sqlite``
   beside it, then clears it.
-* A store written before the summary existed (schema 1), or before it counted the wins per seat
-  (schema 2), is upgraded the first time it is opened (when its file can be written; otherwise
-  the summary is computed in memory at every read). Schema 2 gets only the seats' counts, from
-  one read of its games: its ratings are kept as they are.
+* A store written before the summary existed (schema 1), before it counted the wins per seat
+  (schema 2), or before the referee timed each seat's moves (schema 3), is upgraded the first
+  time it is opened (when its file can be written; otherwise the summary is computed in memory
+  at every read). Schema 2 gets only the seats' counts, from one read of its games, and schema 3
+  only the new columns, its games counting as untimed: their ratings are kept as they are.
 
 Only one process (the parent) should write; readers (``arena rankings`` during a run) are fine.
 """
@@ -61,8 +62,9 @@ from arena.tournament.skill import RatingSettings
 from arena.tournament.stats import BotSums
 from arena.tournament.summary import BotRow, Summary, SummaryRows
 
-SCHEMA_VERSION = 3      # 3: the seats' counts too; 2: the summary tables; 1: games only
-OLD_SCHEMAS = ("1", "2")    # read, and upgraded
+# 4: each seat's thinking time too; 3: the seats' counts; 2: the summary tables; 1: games only
+SCHEMA_VERSION = 4
+OLD_SCHEMAS = ("1", "2", "3")    # read, and upgraded
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -83,7 +85,8 @@ CREATE TABLE IF NOT EXISTS games (
     faults TEXT NOT NULL,
     moves TEXT NOT NULL,
     hands TEXT,
-    finished_at TEXT NOT NULL);
+    finished_at TEXT NOT NULL,
+    think TEXT);
 CREATE TABLE IF NOT EXISTS summary_bots (
     bot TEXT PRIMARY KEY,
     mu REAL NOT NULL,
@@ -92,7 +95,9 @@ CREATE TABLE IF NOT EXISTS summary_bots (
     deal INTEGER NOT NULL,
     games INTEGER NOT NULL,
     wins INTEGER NOT NULL,
-    places INTEGER NOT NULL);
+    places INTEGER NOT NULL,
+    asked INTEGER NOT NULL DEFAULT 0,
+    think_s REAL NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS summary_deals (
     bot TEXT NOT NULL,
     games INTEGER NOT NULL,
@@ -114,6 +119,12 @@ CREATE TABLE IF NOT EXISTS summary_seats (
     deal INTEGER NOT NULL);
 """
 _SUMMARY_TABLES = ("summary_bots", "summary_deals", "summary_pairs", "summary_seats")
+# the columns later schemas added to tables an older store already has: (table, column, type)
+_ADDED_COLUMNS = (
+    ("games", "think", "TEXT"),
+    ("summary_bots", "asked", "INTEGER NOT NULL DEFAULT 0"),
+    ("summary_bots", "think_s", "REAL NOT NULL DEFAULT 0"),
+)
 # meta key of the versions of the arena code that played the games (a JSON list, oldest first);
 # UNRECORDED_CODE stands for the games of a store written before versions were recorded
 _CODE_VERSIONS = "code_versions"
@@ -129,16 +140,23 @@ _RECORD_COLUMNS = {
     "game_id": "game_id", "deal_id": "deal_id", "seats": "table", "deal_seed": "deal_seed",
     "places": "places", "winner": "winner", "reason": "reason", "decisions": "decisions",
     "duration_s": "duration_s", "faults": "faults", "moves": "moves", "hands": "hands",
+    "think": "think",
 }
-_JSON_KEYS = frozenset({"table", "places", "faults", "moves", "hands"})  # stored as JSON text
-_ORDER = (
+_JSON_KEYS = frozenset({"table", "places", "faults", "moves", "hands", "think"})  # JSON text
+_ORDER = (    # finished_at last: a read gives it beside the record
     "game_id", "deal_id", "seats", "deal_seed", "places", "winner", "winner_bot", "reason",
-    "decisions", "duration_s", "faults", "moves", "hands", "finished_at",
+    "decisions", "duration_s", "faults", "moves", "hands", "think", "finished_at",
 )
-_GAME_COLUMNS = ", ".join(_ORDER)
-# what the summary reads of a game: everything but its moves and hands (the bulk of a row)
-_LIGHT_COLUMNS = ", ".join(c if c not in ("moves", "hands") else "NULL" for c in _ORDER)
-_INSERT_GAME = f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * len(_ORDER))})"
+_INSERT_GAME = f"INSERT INTO games ({', '.join(_ORDER)}) VALUES ({', '.join('?' * len(_ORDER))})"
+_BOT_SUMS = "bot, mu, sigma, faults, deal, games, wins, places, asked, think_s"
+
+
+def _select(missing: frozenset[str], light: bool = False) -> str:
+    """The games' columns in :data:`_ORDER` for a SELECT, ``NULL`` for those the store lacks
+    (an old schema's file read as it is) and, ``light``, for the moves and hands (the bulk of
+    a row, which the summary does not read)."""
+    blank = missing | ({"moves", "hands"} if light else set())
+    return ", ".join("NULL" if column in blank else column for column in _ORDER)
 
 
 @dataclass(frozen=True)
@@ -183,6 +201,8 @@ class Store:
         self._old_schema = False        # an old schema's store read as it is (a read-only file)
         self._summary: Summary | None = None    # the stored summary, as loaded (writers only)
         self._top = -1                  # the highest stored game id, once the summary is loaded
+        self._columns = _select(frozenset())                # a SELECT of a game's columns
+        self._light_columns = _select(frozenset(), light=True)  # ... without moves and hands
 
     @classmethod
     def open(cls, path: str | Path, create: bool = True, readonly: bool = False) -> Store:
@@ -406,13 +426,13 @@ class Store:
 
     def game(self, game_id: int) -> GameRecord | None:
         """The stored game ``game_id``, or ``None`` if it is not stored."""
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?"
+        sql = f"SELECT {self._columns} FROM games WHERE game_id = ?"
         rows = self._read(sql, (game_id,), f"read game {game_id}")
         return self._record(rows[0]) if rows else None
 
     def finished_games(self) -> Iterator[tuple[GameRecord, str]]:
         """Every stored game with its finishing time (ISO 8601, UTC), in ``game_id`` order."""
-        return self._rows(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY game_id", ())
+        return self._rows(f"SELECT {self._columns} FROM games ORDER BY game_id", ())
 
     # -- the summary -------------------------------------------------------------------------
 
@@ -512,9 +532,9 @@ class Store:
                 self._conn.execute(f"DELETE FROM {table}")
         rows = summary.changes()
         self._conn.executemany(
-            "INSERT OR REPLACE INTO summary_bots VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT OR REPLACE INTO summary_bots ({_BOT_SUMS}) VALUES ({', '.join('?' * 10)})",
             [(r.sums.bot, r.mu, r.sigma, r.sums.faults, r.sums.deal, r.sums.games, r.sums.wins,
-              r.sums.places) for r in rows.bots])
+              r.sums.places, r.sums.asked, r.sums.think_s) for r in rows.bots])
         self._conn.executemany(
             "INSERT OR REPLACE INTO summary_deals VALUES (?, ?, ?, ?, ?)",
             [(bot, *category, deals) for bot, category, deals in rows.categories])
@@ -529,9 +549,9 @@ class Store:
         meta = self._meta()
         if "summary_next" not in meta:
             return None
-        bots = [BotRow(mu, sigma, BotSums(bot, faults, deal, games, wins, places))
-                for bot, mu, sigma, faults, deal, games, wins, places
-                in self._read("SELECT * FROM summary_bots", (), "read the rankings")]
+        bots = [BotRow(mu, sigma, BotSums(bot, faults, deal, games, wins, places, asked, think_s))
+                for bot, mu, sigma, faults, deal, games, wins, places, asked, think_s
+                in self._read(f"SELECT {_BOT_SUMS} FROM summary_bots", (), "read the rankings")]
         categories = [(bot, (games, wins, places), deals) for bot, games, wins, places, deals
                       in self._read("SELECT * FROM summary_deals", (), "read the rankings")]
         pairs = [(str(a), str(b), int(games), int(ahead)) for a, b, games, ahead
@@ -573,7 +593,7 @@ class Store:
         """The stored games with ``start <= game_id < stop``, in order, without their moves."""
         where, params = ("game_id >= ?", (start,)) if stop is None else (
             "game_id >= ? AND game_id < ?", (start, stop))
-        sql = f"SELECT {_LIGHT_COLUMNS} FROM games WHERE {where} ORDER BY game_id"
+        sql = f"SELECT {self._light_columns} FROM games WHERE {where} ORDER BY game_id"
         return (record for record, _ in self._rows(sql, params))
 
     # -- internals: growth -------------------------------------------------------------------
@@ -669,23 +689,36 @@ class Store:
             return SCHEMA_VERSION
         if found in OLD_SCHEMAS:
             self._old_schema = readonly
+            if readonly:
+                missing = frozenset(column for table, column, _ in _ADDED_COLUMNS
+                                    if table == "games" and column not in self._table_columns(table))
+                self._columns = _select(missing)
+                self._light_columns = _select(missing, light=True)
             return int(found)
         raise StoreError(f"{self.path}: store schema version {found}, expected {SCHEMA_VERSION}")
 
     def _upgrade(self) -> None:
-        """An older schema -> this one. The tables are created by now; schema 1 gets its whole
-        summary from the stored games, schema 2 only the seats' counts of the games its
-        summary holds (a stale summary is rebuilt, seats and all, when it is next read)."""
+        """An older schema -> this one. The new tables are created by now and the new columns
+        are added (a game stored before has no thinking time: NULL, counted as none); schema 1
+        gets its whole summary from the stored games, schema 2 the seats' counts of the games
+        its summary holds (a stale summary is rebuilt, seats and all, when it is next read)."""
         with self._transaction("upgrade the store (computing the rankings of its games once)"):
+            for table, column, kind in _ADDED_COLUMNS:
+                if column not in self._table_columns(table):
+                    self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             meta = self._meta()
             if meta["schema_version"] == "1":
                 self._save_summary(self._summarise(self._light_games(0)), everything=True)
-            elif "summary_next" in meta:
+            elif meta["schema_version"] == "2" and "summary_next" in meta:
                 seats = SeatTally()
                 seats.add_many(self._light_games(0, int(meta["summary_next"])))
                 self._save_seats(seats.changes())
             self._conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                                (str(SCHEMA_VERSION),))
+
+    def _table_columns(self, table: str) -> set[str]:
+        """The names of ``table``'s columns in this file."""
+        return {row[1] for row in self._read(f"PRAGMA table_info({table})", (), "read the schema")}
 
     def _has_results(self) -> bool:
         return self.game_count() > 0 or bool(self.disqualified())
@@ -827,8 +860,8 @@ def _game_row(record: GameRecord, finished_at: str) -> tuple[Any, ...]:
 
 
 def _column(key: str, value: Any) -> Any:
-    if key == "hands" and not value:
-        return None  # a one-hand game: no per-hand details (NULL, as stores have always held)
+    if key in ("hands", "think") and not value:
+        return None  # a one-hand game has no per-hand details, a bare record no thinking: NULL
     return _dumps(value) if key in _JSON_KEYS else value
 
 

@@ -167,7 +167,7 @@ def to_record(game: ScheduledGame, result: GameResult) -> GameRecord:
         game_id=game.game_id, deal_id=game.deal_id, table=game.table, deal_seed=game.deal_seed,
         places=result.places, winner=result.winner, reason=result.reason,
         decisions=result.decisions, duration_s=result.duration_s, faults=faults,
-        moves=result.moves, hands=result.hands,
+        moves=result.moves, hands=result.hands, think=result.think,
     )
 
 

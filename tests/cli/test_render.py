@@ -63,8 +63,10 @@ RANKINGS = Rankings(
     tournament="demo",
     games=12,
     standings=(
-        Standing(1, "greedy", 27.5, 1.25, BotStats("greedy", 9, 4, 4 / 9, (0.2, 0.7), 2.0, (1.5, 2.5), 0), False),
-        Standing(2, "random", 24.0, 1.0, BotStats("random", 9, 2, 2 / 9, (0.0, 0.45), 2.75, (2.25, 3.0), 0), False),
+        Standing(1, "greedy", 27.5, 1.25, BotStats("greedy", 9, 4, 4 / 9, (0.2, 0.7), 2.0, (1.5, 2.5), 0,
+                                                   200, 1.5), False),
+        Standing(2, "random", 24.0, 1.0, BotStats("random", 9, 2, 2 / 9, (0.0, 0.45), 2.75, (2.25, 3.0), 0,
+                                                  160, 0.2), False),
         Standing(3, "flaky", 30.0, 2.0, BotStats("flaky", 6, 3, 0.5, (0.25, 0.75), 2.5, (2.0, 3.0), 2), False),
         Standing(4, "cheat", 20.0, 3.0, BotStats("cheat", 0, 0, None, None, None, None, 0), True),
     ),
@@ -108,11 +110,15 @@ def test_rankings_show_every_column_with_room() -> None:
     text = printed(render_rankings, RANKINGS, 160)
     assert text.splitlines()[0] == "demo: 12 games"
     assert table_rows(text, 4) == [
-        ["#", "bot", "mu", "sigma", "mu-3σ", "games", "wins", "win % [95%]", "mean place [95%]", "faults"],
-        ["1", "greedy", "27.50", "1.25", "23.75", "9", "4", "44.4 [20.0-70.0]", "2.00 [1.50-2.50]", "0"],
-        ["2", "random", "24.00", "1.00", "21.00", "9", "2", "22.2 [0.0-45.0]", "2.75 [2.25-3.00]", "0"],
-        ["3", "flaky !", "30.00", "2.00", "24.00", "6", "3", "50.0 [25.0-75.0]", "2.50 [2.00-3.00]", "2 (33.3%)"],
-        ["4", "cheat (DQ)", "20.00", "3.00", "11.00", "0", "0", "-", "-", "0"],
+        ["#", "bot", "mu", "sigma", "mu-3σ", "games", "wins", "win % [95%]", "mean place [95%]", "faults",
+         "ms/move"],
+        ["1", "greedy", "27.50", "1.25", "23.75", "9", "4", "44.4 [20.0-70.0]", "2.00 [1.50-2.50]", "0",
+         "7.5"],    # 1.5 s over 200 moves
+        ["2", "random", "24.00", "1.00", "21.00", "9", "2", "22.2 [0.0-45.0]", "2.75 [2.25-3.00]", "0",
+         "1.2"],
+        ["3", "flaky !", "30.00", "2.00", "24.00", "6", "3", "50.0 [25.0-75.0]", "2.50 [2.00-3.00]", "2 (33.3%)",
+         "-"],      # no move timed
+        ["4", "cheat (DQ)", "20.00", "3.00", "11.00", "0", "0", "-", "-", "0", "-"],
     ]
     assert RANKINGS_LEGEND in text and "left out" not in text
     assert_fits(text, 160)
@@ -131,7 +137,7 @@ def test_rankings_of_five_bots_fit_80_columns_one_line_a_bot() -> None:
     assert "…" in cut and cut.startswith("heurist") and cut.endswith("-v2 !")
     assert rows[2][2:] == ["28.00", "25.57", "23.8 [13.7-33.8]", "2.00 [1.75-2.25]", "7 (<0.1%)"]
     assert text.count(LONG) == 1 and f"{cut[:-2]} = {LONG}" in text
-    assert "left out at this width: sigma, games, wins" in text
+    assert "left out at this width: sigma, games, wins, ms/move" in text
     assert RANKINGS_LEGEND in text
     assert len(text.splitlines()) == 1 + 2 + 5 + 3  # title, header and rule, rows, notes
 
@@ -249,7 +255,7 @@ def test_rankings_json_shape_is_exact():
     assert data["bots"][0] == {
         "bot": "greedy", "mu": 27.5, "sigma": 1.25, "score": 23.75, "games": 9, "wins": 4,
         "win_rate": 4 / 9, "win_rate_ci": [0.2, 0.7], "mean_place": 2.0, "mean_place_ci": [1.5, 2.5],
-        "faults": 0, "disqualified": False,
+        "faults": 0, "disqualified": False, "moves_asked": 200, "ms_per_move": 7.5,
     }
     cheat = data["bots"][3]
     assert cheat["win_rate"] is None and cheat["win_rate_ci"] is None and cheat["disqualified"] is True

@@ -79,7 +79,9 @@ def play_case(preset: str, seats: int, games: range) -> list[list[Any]]:
                              deal_seed=1000 + number, seating=0)
         record = to_record(game, result)
         stored = json.loads(record.to_json())
-        stored.pop("duration_s")  # wall time: the one field that is not a function of the game
+        stored.pop("duration_s")  # wall time: not a function of the game
+        # the seats' thinking is wall time too; its count of moves asked is each bot's own
+        assert [moves for moves, _ in stored.pop("think")] == [bot.asked for bot in bots]
         transcript.append(["record", stored])
         assert GameRecord.from_json(record.to_json()) == record
         assert result.game is not None

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tournament_helpers import untimed, untimed_rankings
 from arena.errors import ConfigError
 from arena.tournament import ConfigChangedError, Schedule, load_config, rank_store
 from arena.tournament.export import rankings_json
@@ -36,8 +37,8 @@ def write_config(folder: Path, name: str = "small", rounds: int = 2, bots: str |
 def stored(home: Path, name: str = "small") -> tuple[list[dict], dict]:
     """The stored games without their durations, and the rankings JSON."""
     with open_results(home, name) as store:
-        games = [{**r.to_dict(), "duration_s": None} for r in store.games()]
-        return games, rankings_json(rank_store(store))
+        games = [untimed(r) for r in store.games()]
+        return games, untimed_rankings(rankings_json(rank_store(store)))
 
 
 def test_serial_and_parallel_runs_store_identical_results(tmp_path: Path) -> None:
@@ -136,13 +137,16 @@ def test_unknown_bots_are_refused_with_one_line(tmp_path: Path) -> None:
 
 def test_rankings_json_shape(tmp_path: Path) -> None:
     run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1)
-    table = stored(tmp_path)[1]
+    with open_results(tmp_path, "small") as store:
+        table = rankings_json(rank_store(store))
     assert set(table) == {"tournament", "games", "seed", "bots", "seat_bias", "code_versions"}
     assert table["seed"] == 11 and table["code_versions"] == [code_identity()]
     assert [seat["games"] for seat in table["seat_bias"]["seats"]] == [table["games"]] * 3
     for line in table["bots"]:
         assert set(line) == {"bot", "disqualified", "faults", "games", "mean_place", "mean_place_ci",
-                             "mu", "score", "sigma", "wins", "win_rate", "win_rate_ci"}
+                             "mu", "score", "sigma", "wins", "win_rate", "win_rate_ci",
+                             "moves_asked", "ms_per_move"}
+        assert line["moves_asked"] > 0 and line["ms_per_move"] > 0  # every bot asked, and timed
     json.dumps(table)
 
 

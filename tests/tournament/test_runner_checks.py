@@ -9,6 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from tournament_helpers import untimed
 from arena.cli import app
 from arena.tournament.replay import open_results
 from arena.tournament.runner import run_tournament
@@ -49,7 +50,7 @@ def test_the_check_leaves_the_games_as_they_are(tmp_path: Path) -> None:
         with open_results(tmp_path / str(check), "same") as store:
             records = list(store.games())
         assert [f for g in records for f in g.faults] == []  # nothing of an earlier game seen
-        games.append([{**g.to_dict(), "duration_s": None} for g in records])
+        games.append([untimed(g) for g in records])
     assert games[0] == games[1]
 
 

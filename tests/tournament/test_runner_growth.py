@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tournament_helpers import untimed, untimed_rankings
 from arena.tournament import ConfigChangedError
 from arena.tournament.export import rankings_json
 from arena.tournament.ratings import rank_store
@@ -36,11 +37,11 @@ def stored(home: Path, details: bool = True) -> tuple[list[dict], dict]:
     """Every stored game without its duration (and, unless ``details``, its faults without
     their tracebacks and output, which name the run's own sandbox folder), and the rankings JSON."""
     with open_results(home, "grow") as store:
-        games = [{**r.to_dict(), "duration_s": None} for r in store.games()]
+        games = [untimed(r) for r in store.games()]
         if not details:
             for game in games:
                 game["faults"] = [{**f, "detail": None, "log_tail": None} for f in game["faults"]]
-        return games, rankings_json(rank_store(store))
+        return games, untimed_rankings(rankings_json(rank_store(store)))
 
 
 def test_growing_plays_only_the_missing_games_and_ends_as_if_played_from_scratch(tmp_path: Path) -> None:

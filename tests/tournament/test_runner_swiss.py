@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tournament_helpers import untimed, untimed_rankings
 from arena.tournament.adaptive import End
 from arena.tournament.export import rankings_json
 from arena.tournament.ratings import rank_store
@@ -35,8 +36,8 @@ def write(folder: Path, bots: dict[str, float], until: str, name: str = "ladder"
 def stored(home: Path, name: str = "ladder") -> tuple[list[dict], dict]:
     """The stored games without their durations, and the rankings JSON."""
     with open_results(home, name) as store:
-        games = [{**r.to_dict(), "duration_s": None} for r in store.games()]
-        return games, rankings_json(rank_store(store))
+        games = [untimed(r) for r in store.games()]
+        return games, untimed_rankings(rankings_json(rank_store(store)))
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from dataclasses import replace
 
 import pytest
 from tournament_helpers import make_config
@@ -254,7 +256,10 @@ def test_a_results_folder_that_cannot_be_created_is_a_write_error(tmp_path):
         Store.open(blocker / "results" / "demo.sqlite")
 
 
-# A row as the store has always written it (the games table is unchanged since schema 1).
+# A row as the store wrote it up to schema 3 (the games table was unchanged from schema 1 to 3;
+# schema 4 added the seats' thinking, a last column, NULL for a record that has none).
+OLD_COLUMNS = ("game_id, deal_id, seats, deal_seed, places, winner, winner_bot, reason, decisions, "
+               "duration_s, faults, moves, hands, finished_at")
 OLD_ROW = (
     6, 1, '["c","d","a","b"]', 17, '[[2],[0,1],[3]]', 2, "a", "blocked", 40, 0.25,
     '[{"bot":"b","code":"MEMORY","detail":"out of memory","log_tail":"","seat":3}]',
@@ -265,13 +270,14 @@ OLD_ROW = (
 def test_a_stored_row_reads_back_with_typed_reason_and_fault_codes(store):
     raw = sqlite3.connect(store.path)
     with raw:
-        raw.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(OLD_ROW))})", OLD_ROW)
+        raw.execute(f"INSERT INTO games ({OLD_COLUMNS}) VALUES ({', '.join('?' * len(OLD_ROW))})",
+                    OLD_ROW)
     raw.close()
     record = store.game(6)
     assert record is not None
     assert record.reason is OutcomeReason.BLOCKED
     assert [(f.seat, f.bot, f.code) for f in record.faults] == [(3, "b", FaultCode.MEMORY)]
-    assert record.places == ((2,), (0, 1), (3,)) and record.hands == ()
+    assert record.places == ((2,), (0, 1), (3,)) and record.hands == () and record.think == ()
 
 
 def test_a_game_is_stored_in_the_same_columns_as_ever(store):
@@ -281,9 +287,19 @@ def test_a_game_is_stored_in_the_same_columns_as_ever(store):
         faults=(Fault(3, "b", FaultCode.MEMORY, "out of memory"),), moves=("7H", "draw"),
     ))
     raw = sqlite3.connect(store.path)
-    row = raw.execute("SELECT * FROM games").fetchone()
+    row = raw.execute(f"SELECT {OLD_COLUMNS}, think FROM games").fetchone()
     raw.close()
-    assert row[:-1] == OLD_ROW[:-1]  # all but the finishing time
+    assert row[:13] == OLD_ROW[:13] and row[14] is None  # all but the finishing time; no thinking
+
+
+def test_each_seats_thinking_is_stored_as_moves_and_seconds_and_reads_back(store):
+    timed = replace(game(3), think=((12, 3.5), (0, 0.0), (7, 0.25), (9, 0.125)))
+    store.add_game(timed)
+    raw = sqlite3.connect(store.path)
+    (text,) = raw.execute("SELECT think FROM games WHERE game_id = 3").fetchone()
+    raw.close()
+    assert json.loads(text) == [[12, 3.5], [0, 0.0], [7, 0.25], [9, 0.125]]
+    assert store.game(3) == timed
 
 
 @pytest.mark.parametrize(

@@ -72,3 +72,17 @@ def _record(game, perf: dict[int, float], faults: tuple[Fault, ...]) -> GameReco
         places=tuple(places), winner=winner, reason=OutcomeReason.EMPTIED,
         decisions=10, duration_s=0.01, faults=faults,
     )
+
+
+def untimed(record: GameRecord) -> dict:
+    """A record's dict without its wall-clock times (the game's duration, the seconds each
+    seat thought), which no two runs share; the moves each seat was asked for stay."""
+    data = record.to_dict()
+    data["duration_s"] = None
+    data["think"] = [[moves, None] for moves, _ in data["think"]]
+    return data
+
+
+def untimed_rankings(data: dict) -> dict:
+    """Rankings JSON without the bots' reply times (wall clock); the moves timed stay."""
+    return {**data, "bots": [{**bot, "ms_per_move": None} for bot in data["bots"]]}
