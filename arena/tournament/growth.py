@@ -10,8 +10,10 @@ The games of a changed bot are dropped and played again; the new ones are played
 
 Every other change would mix games of two different tournaments and is refused, naming what
 changed: the rules or rule settings, seats, seatings, format, seed, limits, a bot taken out, fewer
-rounds. So is any change to a store written before tournaments could grow (its schedule
-numbers games tables first, so a new table or round would move every later game).
+rounds than hold stored games. So is any change to a store written before tournaments could
+grow (its schedule numbers games tables first, so a new table or round would move every later
+game). Fewer rounds are kept when no stored game lies in the rounds taken out (a round-robin or
+gauntlet without ``until``: its rounds are the same whatever their number).
 
 An adaptive tournament (``until``, ``format: swiss``: :mod:`arena.tournament.adaptive`) decided
 at each stored round boundary to go on, from the games before it, so its stored games are kept
@@ -56,6 +58,7 @@ class StoredSetup:
     rules_snapshot: Mapping[str, Any]
     versions: Mapping[str, str]
     layout: str
+    last_game: int | None = None    # the highest stored game id (None: no game stored)
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,7 @@ def judge(stored: StoredSetup, config: TournamentConfig, rules_snapshot: Mapping
         refusals.append(_unreadable_change(stored, config))
     elif not same_config:
         refusals.extend(setting_changes(old_config, config, stored.seed_drawn))
+        refusals.extend(_rounds_lowered(stored, old_config, config))
     if refusals:
         return Verdict(tuple(refusals))
     assert old_config is not None
@@ -158,6 +162,9 @@ def judge(stored: StoredSetup, config: TournamentConfig, rules_snapshot: Mapping
     refused, kept = adaptive_changes(old_config, config, changed)
     if refused:
         return Verdict(tuple(refused))
+    if config.rounds < old_config.rounds:
+        kept.append(f"rounds {old_config.rounds} -> {config.rounds} (no game of the rounds "
+                    "taken out was stored)")
     if config.format == SWISS:  # only its until changed: nothing stored moves
         return Verdict(note=f"tournament {config.name!r} goes on: " + "; ".join(kept)
                        + " (its stored games are kept)")
@@ -242,14 +249,30 @@ def setting_changes(old: TournamentConfig, new: TournamentConfig, seed_drawn: bo
         changes.append("bot" + ("s " if len(removed) > 1 else " ")
                        + ", ".join(repr(b) for b in removed)
                        + " taken out (their stored games would no longer belong)")
-    if new.rounds < old.rounds:
-        changes.append(f"key 'rounds' lowered ({old.rounds} -> {new.rounds}: the stored games of "
-                       "the rounds taken out would no longer belong)")
     moved = sorted(b for b in set(old.bot_names) & set(new.bot_names)
                    if (b in {e.name for e in old.candidates}) != (b in {e.name for e in new.candidates}))
     if moved:
         changes.append("bots moved between 'bots' and 'candidates': " + ", ".join(map(repr, moved)))
     return changes
+
+
+def _rounds_lowered(stored: StoredSetup, old: TournamentConfig,
+                    new: TournamentConfig) -> list[str]:
+    """The refusal of fewer rounds, unless the tournament is a fixed round-robin or gauntlet
+    stored rounds first and none of its stored games lies in the rounds taken out."""
+    if new.rounds >= old.rounds:
+        return []
+    why = "the stored games of the rounds taken out would no longer belong"
+    fixed = old.until is None and new.until is None and old.format != SWISS
+    if fixed and stored.layout == ROUNDS_FIRST:
+        if stored.last_game is None:
+            return []
+        schedule = Schedule.from_config(old)
+        last_round = stored.last_game // (len(schedule.tables) * schedule.seatings_per_deal)
+        if last_round < new.rounds:
+            return []
+        why = f"games of round {last_round + 1} are stored, {why}"
+    return [f"key 'rounds' lowered ({old.rounds} -> {new.rounds}: {why})"]
 
 
 def _change_words(old: TournamentConfig, new: TournamentConfig,

@@ -599,8 +599,10 @@ class Store:
     # -- internals: growth -------------------------------------------------------------------
 
     def _stored_setup(self, info: TournamentInfo) -> StoredSetup:
+        (last,) = self._read("SELECT MAX(game_id) FROM games", (), "read game ids")[0]
         return StoredSetup(info.name, info.config_text, info.config_hash, info.seed,
-                           info.seed_drawn, info.rules_snapshot, self.bot_versions(), self.layout)
+                           info.seed_drawn, info.rules_snapshot, self.bot_versions(), self.layout,
+                           last)
 
     def _stored_per_table(self, growth: Growth) -> dict[int, int]:
         """Stored games per table index of the old schedule (rounds first)."""

@@ -94,6 +94,34 @@ def test_taking_a_bot_out_is_refused_naming_it(tmp_path: Path) -> None:
         run_tournament(write(tmp_path, ["random", "greedy", str(FIRST_LEGAL)], rounds=1), tmp_path)
 
 
+def test_fewer_rounds_keep_the_stored_games_when_none_lies_in_the_rounds_taken_out(tmp_path: Path) -> None:
+    """A fixed schedule shortened before its later rounds were played (a long campaign cut to
+    what there is time for): its stored games are the first rounds', which the shorter file
+    plays the same way, so they are kept and the run ends as the shorter file from scratch."""
+    bots = ["random", "greedy", "heuristic", str(FIRST_LEGAL)]   # 4 tables x 3 rotations a round
+    home, scratch = tmp_path / "cut", tmp_path / "scratch"
+    home.mkdir(), scratch.mkdir()
+    started = run_tournament(write(home, bots, rounds=5), home, workers=2, max_games=20)
+    assert started.stored == 20                   # rounds 1 and 2 (round 2 not finished)
+    cut = run_tournament(write(home, bots, rounds=2), home, workers=2)
+    assert cut.complete and cut.played == 24 - 20
+    assert cut.growth == ("tournament 'grow' grows: rounds 5 -> 2 (no game of the rounds taken "
+                          "out was stored) (20 stored games kept, 4 to play)")
+    whole = run_tournament(write(scratch, bots, rounds=2), scratch, workers=1)
+    assert whole.played == 24
+    assert stored(home) == stored(scratch)
+
+
+def test_fewer_rounds_are_refused_when_games_of_the_rounds_taken_out_are_stored(tmp_path: Path) -> None:
+    bots = ["random", "greedy", "heuristic", str(FIRST_LEGAL)]
+    run_tournament(write(tmp_path, bots, rounds=5), tmp_path, workers=1, max_games=25)  # into round 3
+    with pytest.raises(ConfigChangedError, match=r"key 'rounds' lowered \(5 -> 2: games of round 3 "
+                                                 r"are stored"):
+        run_tournament(write(tmp_path, bots, rounds=2), tmp_path)
+    with open_results(tmp_path, "grow") as store:
+        assert store.game_count() == 25           # nothing lost
+
+
 # Faults on some deals only (those where its first hand holds an ace), the same on every run.
 FLAKY = '''
 class Bot:

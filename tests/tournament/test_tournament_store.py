@@ -119,7 +119,6 @@ def test_resume_sees_done_games_after_reopening(tmp_path):
          r"rule settings changed \('hand_size': 7 -> 5\)"),
         ("bots: [a, b, c]\nrounds: 3\nseed: 8\nseats: 3\n", RULES, VERSIONS,
          r"key 'seats' changed \(4 -> 3\); bot 'd' taken out"),
-        ("bots: [a, b, c, d]\nrounds: 2\nseed: 8\n", RULES, VERSIONS, r"key 'rounds' lowered \(3 -> 2"),
         ("bots: [a, b, c, d]\nrounds: 3\nseed: 8\nlimits: {move_time: 2.0}\n", RULES, VERSIONS,
          r"key 'limits.move_time' changed \(1.0 -> 2.0\)"),
     ],
@@ -130,6 +129,18 @@ def test_a_changed_setup_is_refused_and_results_kept(store, config_text, rules, 
         store.init_tournament(make_config(config_text), config_text, rules, versions)
     assert store.done_game_ids() == {0}
     assert store.tournament().config_hash == make_config(CONFIG_TEXT).config_hash
+
+
+def test_fewer_rounds_are_refused_only_when_a_stored_game_lies_in_the_rounds_taken_out(store):
+    shorter = "bots: [a, b, c, d]\nrounds: 2\nseed: 8\n"    # one table, 4 rotations a round
+    store.add_games([game(0), game(9)])                      # rounds 1 and 3
+    with pytest.raises(ConfigChangedError, match=r"key 'rounds' lowered \(3 -> 2: games of round 3 "
+                                                 r"are stored"):
+        store.init_tournament(make_config(shorter), shorter, RULES, VERSIONS)
+    store.drop_game(9)
+    opening = store.init_tournament(make_config(shorter), shorter, RULES, VERSIONS)
+    assert opening.growth is not None and "rounds 3 -> 2 (no game of the rounds taken out" in opening.growth
+    assert store.done_game_ids() == {0} and store.tournament().config_hash == make_config(shorter).config_hash
 
 
 def test_the_same_setup_resumes_and_restart_starts_over(store):
