@@ -792,12 +792,13 @@ def render_duel(console: Console, result: DuelResult) -> None:
     the field; then each faulty bot's first fault with the last lines of its output."""
     title = f"{result.rules}: {result.games} games, {result.seats} seats, {result.draws} drawn"
     table = Table(title=title)
-    for column in ("bot", "seats", "games", "wins", "win rate", "par", "faults"):
+    for column in ("bot", "seats", "games", "wins", "win rate", "par", "faults", "ms/move"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for tally in result.tallies:
         faults = ", ".join(f"{code} {n}" for code, n in sorted(tally.faults.items())) or "-"
         table.add_row(Text(tally.name), str(tally.seats), str(tally.games), str(tally.wins),
-                      f"{tally.win_rate:.1%}", f"{result.par(tally):.1%}", faults)
+                      f"{tally.win_rate:.1%}", f"{result.par(tally):.1%}", faults,
+                      _ms_text(tally.ms_per_move))
     console.print(table)
     if not result.deals:
         console.print("no deal was played in every seating: no score (play more games)")
@@ -1209,7 +1210,11 @@ def _fault_cell(stats: BotStats) -> str:
 
 def _think_cell(stats: BotStats) -> str:
     """The bot's mean reply time per move, ``-`` when no move of it was timed."""
-    ms = stats.ms_per_move
+    return _ms_text(stats.ms_per_move)
+
+
+def _ms_text(ms: float | None) -> str:
+    """Milliseconds a move: ``540``, ``2.5``; ``-`` for none."""
     return "-" if ms is None else f"{ms:.0f}" if ms >= 10 else f"{ms:.1f}"
 
 

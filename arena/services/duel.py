@@ -67,11 +67,20 @@ class BotTally:
     wins: int = 0
     faults: Counter[str] = field(default_factory=Counter)   # fault code -> count
     score: Estimate | None = None   # against the field, over the complete deals
+    moves_asked: int = 0            # the moves its seats were asked for (every copy's)
+    # the seconds the referee waited for their replies: wall clock, which no two runs of the
+    # same duel share, so left out of comparing results (the moves asked are compared)
+    think_s: float = field(default=0.0, compare=False)
 
     @property
     def win_rate(self) -> float:
         """Games won / games played."""
         return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ms_per_move(self) -> float | None:
+        """Mean milliseconds the bot took to reply to a move, ``None`` with no move asked."""
+        return 1000.0 * self.think_s / self.moves_asked if self.moves_asked else None
 
 
 @dataclass
@@ -237,5 +246,8 @@ def _tally(plan: Plan, records: Iterable[GameRecord], seed: int, scores: DuelSco
         for fault in record.faults:
             tallies[fault.bot].faults[fault.code.name] += 1
             faults.append(fault)
+        for name, (moves, seconds) in zip(record.table, record.think):
+            tallies[name].moves_asked += moves
+            tallies[name].think_s += seconds
     return DuelResult(plan.rules.name, plan.config.seats, games, draws, list(tallies.values()),
                       seed, tuple(faults), budget, scores.deals, scores.pairs, scores.outcome)

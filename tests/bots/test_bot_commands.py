@@ -165,12 +165,18 @@ def test_submit_deals_from_a_fresh_seed_each_time_and_the_printed_seed_repeats_i
     assert deal.findall(again.output) == deal.findall(first.output) != deal.findall(second.output)
 
 
+def untimed(output: str) -> str:
+    """A duel's output without its ms/move cells (the table's last column: wall clock)."""
+    return re.sub(r" +[\d.]+ │$", " <ms> │", output, flags=re.MULTILINE)
+
+
 def test_duel_deals_from_a_fresh_seed_each_time_and_the_printed_seed_repeats_it(tmp_path):
     def duel(*extra: str):
         result = arena("duel", "greedy", "random", "--games", "8", "--seats", "2", "--workers", "1",
                        "--home", str(tmp_path), *extra)
         assert result.exit_code == 0, result.output
-        return result.output
+        assert result.output.count("<ms>") == 0 and untimed(result.output).count("<ms>") == 2
+        return untimed(result.output)
 
     first, second = duel(), duel()
     assert printed_seed(first) != printed_seed(second)
@@ -183,7 +189,7 @@ def test_a_duel_plays_the_same_games_with_one_worker_or_two(tmp_path):
         result = arena("duel", "random", "greedy", "heuristic", "--games", "10", "--seed", "11",
                        "--workers", workers, "--home", str(tmp_path))
         assert result.exit_code == 0, result.output
-        return result.output
+        return untimed(result.output)
 
     one = duel("1")
     assert "switch: 10 games, 4 seats" in one

@@ -96,6 +96,9 @@ def test_the_drawn_seed_comes_back_and_replays_the_duel(tmp_path):
     assert again == first
     assert sum(t.wins for t in first.tallies) + first.draws == 6
     assert [(t.name, t.seats, t.games) for t in first.tallies] == [("random", 2, 6), ("greedy", 2, 6)]
+    # every move a bot was asked for was timed: the same moves both times, some time each
+    assert all(t.moves_asked > 6 and t.think_s > 0 and t.ms_per_move > 0 for t in first.tallies)
+    assert [t.moves_asked for t in again.tallies] == [t.moves_asked for t in first.tallies]
 
 
 SALTED_RANDOM = '''

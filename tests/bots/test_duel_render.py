@@ -29,7 +29,7 @@ def head_to_head(sprt: SprtOutcome | None = None, faults: tuple[Fault, ...] = ()
     pairs = Pentanomial((5, 0, 17, 0, 20))
     score = pairs.estimate()
     mirrored = Estimate(score.units, 2, 1 - score.score, score.variance)
-    tallies = [BotTally("greedy", 1, 84, 57, score=score),
+    tallies = [BotTally("greedy", 1, 84, 57, score=score, moves_asked=1600, think_s=4.0),
                BotTally("random", 1, 84, 27, Counter({"CRASH": len(faults)}), score=mirrored)]
     return DuelResult("switch", 2, 84, 0, tallies, 1, faults, 2000, 42, pairs, sprt)
 
@@ -41,6 +41,16 @@ def test_two_bots_get_their_score_elo_los_and_pairs() -> None:
     assert "Elo +129.8 [+52.6, +221.9]" in text and "LOS 100.0%" in text
     assert "pairs by points  0: 5  ½: 0  1: 17  1½: 0  2: 20" in text
     assert "SPRT" not in text
+    assert max(map(len, lines)) <= 80
+
+
+def test_the_table_gives_each_bot_its_milliseconds_a_move() -> None:
+    lines = drawn(head_to_head())
+    greedy = next(line for line in lines if "greedy" in line and "%" in line)
+    random_ = next(line for line in lines if "random" in line and "%" in line)
+    assert "ms/move" in "\n".join(lines)
+    assert greedy.rstrip(" │").endswith("2.5")     # 4 s over 1,600 moves
+    assert random_.rstrip(" │").endswith("-")      # no move timed
     assert max(map(len, lines)) <= 80
 
 
