@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.sandbox.workspace import Workspace
+from timing_helpers import untimed
 
 runner = CliRunner()
 
@@ -163,11 +164,6 @@ def test_submit_deals_from_a_fresh_seed_each_time_and_the_printed_seed_repeats_i
     assert told_hand(again.output) == told_hand(first.output)
     deal = re.compile(r"game seed (\d+)")
     assert deal.findall(again.output) == deal.findall(first.output) != deal.findall(second.output)
-
-
-def untimed(output: str) -> str:
-    """A duel's output without its ms/move cells (the table's last column: wall clock)."""
-    return re.sub(r" +[\d.]+ │$", " <ms> │", output, flags=re.MULTILINE)
 
 
 def test_duel_deals_from_a_fresh_seed_each_time_and_the_printed_seed_repeats_it(tmp_path):
