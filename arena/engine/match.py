@@ -10,7 +10,8 @@ match of one hand, so a referee can always play a ``Match``. Every hand is an or
 * **Lead.** The first hand is led by seat 0 (the dealer is the last seat); the deal, and so the
   lead, moves one seat on each hand: hand ``i`` is led by seat ``i % seats``.
 * **End.** The match is won by the first seat to win ``wins`` hands. A drawn hand (a blocked tie or
-  the decision cap) counts for nobody. Every match ends: after :func:`hand_cap` hands without a
+  the decision cap) counts for nobody. A rule set without ``match`` ends after its one hand,
+  drawn when that hand is (a blocked tie is a draw, C6, S14), never dealt again. Every match ends: after :func:`hand_cap` hands without a
   winner the match is drawn, reason ``cap``.
 * **Places** (for ratings): by hands won, most first; seats with as many wins are ordered by their
   places in the last hand (G7), and share a place only when they shared it there too.
@@ -70,7 +71,8 @@ class HandRecord:
 
 @dataclass(frozen=True)
 class MatchOutcome:
-    """How a match ended: ``won`` (reason ``wins``) or ``drawn`` (reason ``cap``), with places."""
+    """How a match ended: ``won`` (reason ``wins``) or ``drawn`` (reason ``cap``), with places;
+    a rule set without ``match`` ends as its one hand did (its status and reason)."""
 
     status: str
     reason: OutcomeReason
@@ -120,6 +122,9 @@ class Match:
         self.hands.append(HandRecord(index, game.seed, lead, moves, game.outcome))
         if game.outcome.winner is not None:
             self.wins[game.outcome.winner] += 1
+        if self.rules.match_wins is None:  # one hand is the game: its draw is the game's (C6, S14)
+            self._finish(game.outcome.status, game.outcome.reason)
+            return None
         if max(self.wins) >= self.target:
             self._finish("won", OutcomeReason.WINS)
             return None

@@ -24,7 +24,7 @@ from pathlib import Path
 from arena.engine.actions import Pass, Play
 from arena.engine.cards import SUITS
 from arena.engine.game import Event, Game
-from arena.engine.rules import build_rules
+from arena.engine.rules import RuleSet, build_rules
 from arena.tournament.errors import StoreError
 from arena.tournament.records import GameRecord
 from arena.tournament.store import Store, results_path
@@ -67,12 +67,17 @@ def stored_game(store: Store, game_id: int) -> StoredGame:
     if record is None or info is None:
         raise StoreError(f"{store.path}: game {game_id} is not stored ({store.game_count()} games are)")
     rules = build_rules(info.rules_snapshot, f"{store.path}: rules snapshot")
+    return StoredGame(record_hands(record, rules), record)
+
+
+def record_hands(record: GameRecord, rules: RuleSet) -> list[StoredHand]:
+    """The hands of ``record`` dealt afresh under ``rules``, each with the moves to apply: one
+    hand from the deal seed, or a match's hands each from its stored seed and lead."""
     seats = len(record.table)
     if not record.hands:
-        return StoredGame([StoredHand(Game.new(rules, seats, record.deal_seed), record.moves)], record)
-    hands = [StoredHand(Game.new(rules, seats, hand["seed"], lead=hand["lead"]), tuple(hand["moves"]))
-             for hand in record.hands]
-    return StoredGame(hands, record)
+        return [StoredHand(Game.new(rules, seats, record.deal_seed), record.moves)]
+    return [StoredHand(Game.new(rules, seats, hand["seed"], lead=hand["lead"]), tuple(hand["moves"]))
+            for hand in record.hands]
 
 
 def load_stored_game(home: str | Path, name: str, game_id: int) -> StoredGame:

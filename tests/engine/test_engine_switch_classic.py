@@ -137,6 +137,28 @@ def test_F2_a_rule_set_without_a_match_is_a_match_of_one_hand():
     assert match.is_over and len(match.hands) == 1
 
 
+def test_F2_a_drawn_hand_without_a_match_is_a_drawn_game_not_a_new_deal():
+    """F2 with C6: crazy-eights has no match, so a hand blocked with a tie for fewest cards is
+    the game, drawn; nobody is dealt a second hand to find a winner. (Found in the stored
+    strength games: 28 of 2,000 crazy-eights games at 4 seats went on into a second deal
+    that the store kept as moves of the first, so they could not be replayed.)"""
+    rules = load_rules("crazy-eights")
+    for seed in range(400):
+        match, rng = Match.new(rules, 4, seed), random.Random(seed)
+        play_out(match.current, rng)
+        if match.current.outcome.status == "drawn":
+            break
+    else:
+        pytest.fail("no crazy-eights deal of the 400 ended drawn")
+    hand_outcome = match.current.outcome
+    assert hand_outcome.reason == "blocked" and len(hand_outcome.places[0]) > 1
+    assert match.next_hand() is None
+    assert match.is_over and len(match.hands) == 1
+    outcome = match.outcome
+    assert (outcome.status, outcome.reason, outcome.winner) == ("drawn", "blocked", None)
+    assert outcome.places == hand_outcome.places
+
+
 # -- F3 plays ---------------------------------------------------------------------------------
 
 
