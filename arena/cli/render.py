@@ -44,6 +44,7 @@ from arena.tournament.adaptive import CourseState, End
 from arena.tournament.ratings import Rankings, Standing
 from arena.tournament.records import GameRecord
 from arena.tournament.replay import Effect, EffectKind, Step
+from arena.tournament.verify import Verification
 from arena.tournament.watch import Frame
 from arena.tournament.runner import Progress, RunReport
 from arena.tournament.seats import SeatBias
@@ -635,6 +636,24 @@ def render_stored_result(console: Console, record: GameRecord, replayed: Game | 
         console.print(Text("the replay's result differs from the stored one: a bot that faults is "
                            "placed last in its game (a fallback played its seat from the fault on)",
                            style="yellow"))
+
+
+def render_verification(console: Console, name: str, checked: Verification, dropped: bool) -> None:
+    """``arena verify``: how many stored games replay to their result, and each one that does not."""
+    if not checked.diverging:
+        console.print(Text(f"{name}: all {checked.games} stored games replay to their stored result",
+                           style="bold"))
+        return
+    count = len(checked.diverging)
+    console.print(Text(f"{name}: {count} of {checked.games} stored games do not replay to their "
+                       "stored result with this engine", style="bold yellow"))
+    for found in checked.diverging:
+        console.print(Text(f"game {found.game_id}: {found.detail}"))
+    if dropped:
+        console.print(Text(f"{count} games taken out of the store: arena run plays them again "
+                           "(the rankings leave them out until then)", style="bold"))
+    else:
+        console.print(Text("--drop takes them out, for arena run to play them again", style="bold"))
 
 
 def _order(names: Sequence[str], places: Sequence[Sequence[int]]) -> str:

@@ -1,4 +1,5 @@
-"""Tournament commands: ``arena run``, ``arena rankings``, ``arena games``, ``arena export``.
+"""Tournament commands: ``arena run``, ``arena rankings``, ``arena games``, ``arena verify``,
+``arena export``.
 
 Every command works on a workspace folder: the current folder, ``--home DIR`` or env
 ``ARENA_HOME``; results live in ``<home>/results/<name>.sqlite`` (and ``<name>.log``).
@@ -24,7 +25,8 @@ from rich.live import Live
 from arena.cli.app import app, console, fail, handles_errors, warn
 from arena.cli.options import home_option, trusted_option, workspace_of
 from arena.cli.render import (
-    progress_view, render_games, render_head_to_head, render_rankings, render_report, resume_command,
+    progress_view, render_games, render_head_to_head, render_rankings, render_report, render_verification,
+    resume_command,
 )
 from arena.errors import ConfigError
 from arena.tournament.address import parse_cluster
@@ -33,6 +35,7 @@ from arena.tournament.ratings import rank_store
 from arena.tournament.records import GameRecord
 from arena.tournament.replay import open_results
 from arena.tournament.runner import Progress, RunReport, run_tournament
+from arena.tournament.verify import verify_results
 
 @app.command()
 @handles_errors
@@ -217,6 +220,22 @@ def games(
         print(json.dumps(games_json(page.records)))
     else:
         render_games(console(), page.records, page.matched, page.first)
+
+
+@app.command()
+@handles_errors
+def verify(
+    name: str = typer.Argument(..., help="A tournament name."),
+    drop: bool = typer.Option(False, "--drop",
+                              help="Take the games that diverge out of the store, for arena run to play again."),
+    home: Optional[Path] = home_option(),
+) -> None:
+    """Replay every stored game with this arena's engine; list those that no longer replay to
+    their stored result (exit status 1 while any is stored)."""
+    checked = verify_results(workspace_of(home).root / "results", name, drop)
+    render_verification(console(), name, checked, drop)
+    if checked.diverging and not drop:
+        raise typer.Exit(1)
 
 
 @dataclass(frozen=True)

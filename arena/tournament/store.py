@@ -409,6 +409,18 @@ class Store:
         with self._transaction(f"drop game {game_id}"):
             self._conn.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
 
+    def drop_games(self, game_ids: Iterable[int]) -> None:
+        """Take stored games out, anywhere in the schedule (games that no longer replay, see
+        :mod:`arena.tournament.verify`), so that a run plays them again. The summary counted
+        them: it is made stale in the same transaction, and rebuilt from the games left."""
+        ids = sorted(set(game_ids))
+        if not ids:
+            return
+        with self._transaction(f"drop {len(ids)} games"):
+            self._conn.executemany("DELETE FROM games WHERE game_id = ?", [(i,) for i in ids])
+            self._conn.execute(f"DELETE FROM meta WHERE key IN {_SUMMARY_META}")
+        self._summary = None
+
     def done_game_ids(self) -> set[int]:
         """Ids of every stored game (to skip them on resume)."""
         return {row[0] for row in self._read("SELECT game_id FROM games", (), "read game ids")}
