@@ -404,7 +404,8 @@ def _code_note(store: Store) -> str:
         f"another version ({versions[-2][:12]})"
     return (f"the {store.game_count()} stored games were played by {before} of the arena code, "
             f"the games of this run by this one ({versions[-1][:12]}): the rankings count both "
-            "(--restart archives the games and starts over)")
+            f"(arena verify {store.path.stem} lists the stored games this one does not replay "
+            "alike; --restart archives the games and starts over)")
 
 
 def _init_store(store: Store, plan: Plan, restart: bool) -> Opening:

@@ -423,7 +423,7 @@ def test_a_resume_under_other_arena_code_says_so_and_the_rankings_count_both(
     out = resumed.stdout.replace("\n", " ")
     assert (f"the 2 stored games were played by another version ({real[:12]}) of the arena code, "
             "the games of this run by this one (f00df00df00d)") in out
-    assert "--restart" in out
+    assert "--restart" in out and "arena verify cli lists the stored games" in out
     listed = json.loads(invoke(tmp_path, "rankings", "cli", "--json").stdout)["code_versions"]
     assert listed == [real, "f00d" * 16]
     title = invoke(tmp_path, "rankings", "cli").stdout.splitlines()[0]
