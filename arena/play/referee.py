@@ -226,15 +226,11 @@ class Referee:
                 thinking: list[_Thinking]) -> GameResult:
         outcome = match.outcome
         assert outcome is not None
-        places, winner = outcome.places, outcome.winner
-        if faults:
-            places = demote(places, set(faults))
-            winner = winner if winner is not None and winner not in faults else None
+        places, winner = faulty_last(outcome.places, outcome.winner, set(faults))
         hands = match.hands
         single = self.rules.match_wins is None
-        reason = hands[-1].outcome.reason if single else outcome.reason
         moves = tuple(m for hand in hands for m in hand.moves)
-        return GameResult(places, winner, reason, len(moves), duration, moves,
+        return GameResult(places, winner, outcome.reason, len(moves), duration, moves,
                           tuple(faults[s] for s in sorted(faults)), match.current,
                           () if single else tuple(h.to_json() for h in hands),
                           tuple((t.moves, t.seconds) for t in thinking))
@@ -256,6 +252,15 @@ def forced_action(game: Game) -> ActionType | None:
     if len(legal) == 1 and not isinstance(legal[0], Play) and game.lone_action_is_public():
         return legal[0]
     return None
+
+
+def faulty_last(places: tuple[tuple[int, ...], ...], winner: int | None,
+                faulty: set[int]) -> tuple[tuple[tuple[int, ...], ...], int | None]:
+    """A result as it is stored and rated: the ``faulty`` seats placed last together, and no
+    winner when the winner is one of them."""
+    if not faulty:
+        return places, winner
+    return demote(places, faulty), None if winner in faulty else winner
 
 
 def demote(places: tuple[tuple[int, ...], ...], faulty: set[int]) -> tuple[tuple[int, ...], ...]:

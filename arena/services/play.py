@@ -40,7 +40,7 @@ from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
 from arena.errors import ArenaError, ConfigError
 from arena.play.faults import Fault
-from arena.play.referee import BotClient, Referee, demote, forced_action, seat_seed
+from arena.play.referee import BotClient, Referee, faulty_last, forced_action, seat_seed
 from arena.sandbox import BotSpec, Limits, check_isolation
 from arena.sandbox.seating import Seating
 from arena.sandbox.workspace import builtin_dir
@@ -194,12 +194,9 @@ class Session:
         outcome = self.match.outcome
         if outcome is None:
             return None
-        if self.match.target == 1:
-            outcome = dataclasses.replace(outcome, reason=self.match.hands[-1].outcome.reason)
         if not self.faults:
             return outcome
-        places = demote(outcome.places, set(self.faults))
-        winner = outcome.winner if outcome.winner not in self.faults else None
+        places, winner = faulty_last(outcome.places, outcome.winner, set(self.faults))
         return dataclasses.replace(outcome, places=places, winner=winner)
 
     def move(self, choice: str) -> Played:

@@ -7,8 +7,8 @@ another result, and that game's result in the rankings is not this engine's. :fu
 finds such games; :meth:`~arena.tournament.store.Store.drop_games` takes them out so that the
 next ``arena run`` plays them again from the same deals.
 
-A stored result is the replay's with every faulty seat placed last (the referee's
-:func:`~arena.play.referee.demote`); a match's is compared hand by hand.
+A stored result is the replay's with every faulty seat placed last (the referee's rule,
+with :func:`~arena.play.referee.faulty_last`); a match's is compared hand by hand.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from arena.engine.game import Game
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet, build_rules
 from arena.errors import ArenaError
-from arena.play.referee import demote
+from arena.play.referee import faulty_last
 from arena.tournament.errors import StoreError
 from arena.tournament.records import GameRecord
 from arena.tournament.lock import run_lock
@@ -92,10 +92,9 @@ def divergence(record: GameRecord, rules: RuleSet) -> str | None:
             if got != expected:
                 return where + _differs(hand.game.outcome, expected[2], expected[0], record.table)
         else:
-            faulty = {fault.seat for fault in record.faults}
             outcome = hand.game.outcome
-            places = demote(outcome.places, faulty) if faulty else outcome.places
-            winner = outcome.winner if outcome.winner not in faulty else None
+            faulty = {fault.seat for fault in record.faults}
+            places, winner = faulty_last(outcome.places, outcome.winner, faulty)
             if (places, winner, outcome.reason) != (record.places, record.winner, record.reason):
                 return _differs(outcome, record.reason, record.places, record.table)
     return None

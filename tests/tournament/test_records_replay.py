@@ -94,3 +94,32 @@ def test_the_sweep_meets_drawn_hands_of_a_rule_set_without_a_match() -> None:
         if replayed[-1].status == "drawn":
             assert record.winner is None and len(record.places[0]) > 1
     assert drawn > 0
+
+
+class GarbageOnce(RandomClient):
+    """A seat that answers garbage at its third decision (a fallback plays it from then on)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.asked = 0
+
+    def act(self, message: dict[str, Any]) -> str:
+        self.asked += 1
+        return "not a card" if self.asked == 3 else super().act(message)
+
+
+@pytest.mark.parametrize("name", ["switch", "switch-classic"])
+def test_a_game_with_a_faulty_seat_replays_to_its_stored_result(name: str) -> None:
+    """The faulty seat is stored last, whatever its cards did; `arena verify` judges the
+    replay by the same rule, so the game is not reported."""
+    rules = load_rules(name)
+    faulted = 0
+    for seed in range(10):
+        clients = [GarbageOnce(seed), RandomClient(seed + 100), RandomClient(seed + 200)]
+        result = Referee(rules).play(clients, seed)
+        record = to_record(ScheduledGame(seed, seed, ("bad", "b", "c"), seed, 0), result)
+        if record.faults:
+            faulted += 1
+            assert record.places[-1] == (0,) and record.winner != 0
+        assert divergence(record, rules) is None, f"seed {seed}"
+    assert faulted > 0
