@@ -42,7 +42,7 @@ from arena.services.play import BotFaulted, HandOver, Hint, News, Played
 from arena.services.submit import ValidationReport
 from arena.tournament.adaptive import CourseState, End
 from arena.tournament.ratings import Rankings, Standing
-from arena.tournament.records import GameRecord
+from arena.tournament.records import GameRecord, places_text
 from arena.tournament.replay import Effect, EffectKind, Step
 from arena.tournament.verify import Verification
 from arena.tournament.watch import Frame
@@ -403,7 +403,7 @@ def _outcome_markup(outcome: Outcome, decisions: int, names: Sequence[str] | Non
     if names is None:
         places = " ".join("/".join(map(str, p)) for p in outcome.places)
     else:
-        places = _order(names, outcome.places)
+        places = places_text(names, outcome.places)
     head = (f"{seat_label(outcome.winner, names)} wins" if outcome.winner is not None
             else "drawn game")
     return (f"[bold green]{escape(head)}[/] ({outcome.reason.value}) after {decisions} "
@@ -607,7 +607,7 @@ def render_play_result(console: Console, outcome: MatchOutcome | None, names: Se
         hands = f" after {outcome.hands} hands" if outcome.hands > 1 else ""
         labels = [seat_label(s, names) for s in range(len(names))]
         console.print(f"[bold green]{escape(head)}[/] ({outcome.reason.value}{hands})")
-        console.print(f"  places: {escape(_order(labels, outcome.places))}")
+        console.print(f"  places: {escape(places_text(labels, outcome.places))}")
     console.print(f"seed {seed} (the same deal again: --seed {seed})")
 
 
@@ -654,11 +654,6 @@ def render_verification(console: Console, name: str, checked: Verification, drop
                            "(the rankings leave them out until then)", style="bold"))
     else:
         console.print(Text("--drop takes them out, for arena run to play them again", style="bold"))
-
-
-def _order(names: Sequence[str], places: Sequence[Sequence[int]]) -> str:
-    """Bots best first: ``b > a = d > c``."""
-    return " > ".join(" = ".join(names[s] for s in group) for group in places)
 
 
 def render_bench(console: Console, results: list[BenchResult]) -> None:
@@ -1191,7 +1186,7 @@ def finishing_order(record: GameRecord, shown: Mapping[str, str] | None = None) 
     """Bots best first: ``>`` between places, ``=`` inside a shared place (``b > a = d > c``);
     names as ``shown`` gives them (cut to fit) when given."""
     names = [shown[b] for b in record.table] if shown else record.table
-    return _order(names, record.places)
+    return places_text(names, record.places)
 
 
 def _mark(standing: Standing) -> str:

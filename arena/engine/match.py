@@ -11,8 +11,8 @@ match of one hand, so a referee can always play a ``Match``. Every hand is an or
   lead, moves one seat on each hand: hand ``i`` is led by seat ``i % seats``.
 * **End.** The match is won by the first seat to win ``wins`` hands. A drawn hand (a blocked tie or
   the decision cap) counts for nobody. A rule set without ``match`` ends after its one hand,
-  drawn when that hand is (a blocked tie is a draw, C6, S14), never dealt again. Every match ends: after :func:`hand_cap` hands without a
-  winner the match is drawn, reason ``cap``.
+  drawn when that hand is (a blocked tie is a draw, C6, S14), never dealt again. Every match
+  ends: after :func:`hand_cap` hands without a winner the match is drawn, reason ``cap``.
 * **Places** (for ratings): by hands won, most first; seats with as many wins are ordered by their
   places in the last hand (G7), and share a place only when they shared it there too.
 

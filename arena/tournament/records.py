@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 from arena.engine.outcome import OutcomeReason
@@ -228,3 +229,8 @@ def _check_think(record: GameRecord) -> None:
             f"game {record.game_id}: think {record.think!r} must give every seat of the "
             f"{len(record.table)}-seat table a (moves, seconds) pair, neither negative"
         )
+
+
+def places_text(names: Sequence[str], places: Sequence[Sequence[int]]) -> str:
+    """Bots best first: ``>`` between places, ``=`` inside a shared place (``b > a = d > c``)."""
+    return " > ".join(" = ".join(names[s] for s in group) for group in places)

@@ -22,7 +22,7 @@ from arena.engine.rules import RuleSet, build_rules
 from arena.errors import ArenaError
 from arena.play.referee import faulty_last
 from arena.tournament.errors import StoreError
-from arena.tournament.records import GameRecord
+from arena.tournament.records import GameRecord, places_text
 from arena.tournament.lock import run_lock
 from arena.tournament.replay import open_results, record_hands
 from arena.tournament.store import Store, results_path
@@ -114,10 +114,5 @@ def _replay(game: Game, moves: tuple[str, ...]) -> str | None:
 
 def _differs(outcome: Outcome, reason: str, places: tuple[tuple[int, ...], ...],
              table: tuple[str, ...]) -> str:
-    return (f"replays to {outcome.reason} ({_order(outcome.places, table)}), "
-            f"stored {reason} ({_order(places, table)})")
-
-
-def _order(places: tuple[tuple[int, ...], ...], table: tuple[str, ...]) -> str:
-    """The bots best first, tied ones joined: ``mcts > heuristic = greedy``."""
-    return " > ".join(" = ".join(table[seat] for seat in group) for group in places)
+    return (f"replays to {outcome.reason} ({places_text(table, outcome.places)}), "
+            f"stored {reason} ({places_text(table, places)})")
