@@ -167,8 +167,7 @@ def _builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play
         last = cards[-1]
         call = None
         if power_of[last].calls_suit:
-            rest = [SUIT_OF[c] for c in hand if c not in cards and c < 52]
-            call = rest[int(pick() * len(rest))] if rest else int(pick() * 4)
+            call = _random_call(hand, cards, pick)
         found = plays_of(rules, cards)  # the interned plays: building one is a dataclass's __init__
         play = found[0] if call is None else found[call]
         if announces and len(hand) - len(cards) == 1:
@@ -181,6 +180,13 @@ def _builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play
         return play
 
     return build
+
+
+def _random_call(hand: list[int], cards: list[int], pick: Callable[[], float]) -> int:
+    """The suit a playout calls: the suit of a card picked at random among those the hand keeps
+    (jokers have none), so the call tends to the suits it holds most; any suit if none is kept."""
+    rest = [SUIT_OF[c] for c in hand if c not in cards and c < 52]
+    return rest[int(pick() * len(rest))] if rest else int(pick() * 4)
 
 
 def _chained_builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play | None]:
@@ -231,8 +237,7 @@ def _chained_builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Gam
             return None
         call = None
         if power_of[roles[-1]].calls_suit:
-            rest = [SUIT_OF[c] for c in hand if c not in cards and c < 52]
-            call = choose(rest) if rest else int(pick() * 4)
+            call = _random_call(hand, cards, pick)
         jokers = any(card >= 52 for card in cards)
         play = Play(tuple(Card(c) for c in cards), call,
                     tuple(Card(r) for r in roles) if jokers else (),
