@@ -32,7 +32,9 @@ if __name__ == "__main__":
 
 def test_a_second_run_of_a_running_tournament_is_refused_in_one_line(tmp_path: Path) -> None:
     config = tmp_path / "long.yaml"
-    config.write_text(f"name: long\nseats: 2\nrounds: 400\nseed: 3\nbots: [random, {FIRST_LEGAL}]\n")
+    # 20,000 games: far more than the first run can finish while this test looks at it, however
+    # slow the machine (800 once were: beside the rest of the suite the checks below took 40 s)
+    config.write_text(f"name: long\nseats: 2\nrounds: 10000\nseed: 3\nbots: [random, {FIRST_LEGAL}]\n")
     script = tmp_path / "first_run.py"
     script.write_text(RUN_SCRIPT)
     first = subprocess.Popen([sys.executable, str(script), str(config), str(tmp_path)])
