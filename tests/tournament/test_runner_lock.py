@@ -22,10 +22,14 @@ from arena.tournament.runner import run_tournament
 
 FIRST_LEGAL = Path(__file__).resolve().parent / "bots" / "first_legal.py"
 
+# Ctrl-C as in a terminal: a process started by a test worker inherits its ignored SIGINT
+# (pytest-xdist's workers ignore it), and an ignored signal stays ignored across exec.
 RUN_SCRIPT = """
+import signal
 import sys
 from arena.tournament.runner import run_tournament
 if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     run_tournament(sys.argv[1], sys.argv[2], workers=1)
 """
 
@@ -54,7 +58,10 @@ def test_a_second_run_of_a_running_tournament_is_refused_in_one_line(tmp_path: P
             assert store.game_count() >= stored
     finally:
         first.send_signal(signal.SIGINT)  # a clean stop: it commits what it finished
-        first.wait(60)
+        try:
+            first.wait(60)
+        finally:
+            first.kill()  # a no-op once it has ended: never a run left playing after the test
     resumed = run_tournament(config, tmp_path, workers=1, max_games=2)  # the lock went with it
     assert resumed.played == 2
     with open_results(tmp_path, "long") as store:
