@@ -1,19 +1,11 @@
 """The suite's own scheduling: the tests that must run one after another really share one test
-process (conftest.py's SERIAL group), whatever order pytest-xdist's hooks run in."""
+process (scheduling.py's SERIAL group), whatever order pytest-xdist's hooks run in."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from conftest import SERIAL
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _serial(item: pytest.Item) -> bool:
-    return Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix().startswith(SERIAL)
+from scheduling import is_serial
 
 
 def test_the_serial_tests_and_only_they_are_scheduled_as_one_group(
@@ -24,9 +16,9 @@ def test_the_serial_tests_and_only_they_are_scheduled_as_one_group(
     added after that hook leaves the test ungrouped (as it once did, spreading these tests and
     the attacks' module-wide runs over both processes)."""
     items = request.session.items
-    assert _serial(request.node), "this test is one of the SERIAL tests (conftest.py)"
+    assert is_serial(request.node), "this test is one of the SERIAL tests (scheduling.py)"
     for item in items:
         groups = {mark.args[0] for mark in item.iter_markers("xdist_group")}
-        assert groups == ({"serial"} if _serial(item) else set()), (item.nodeid, groups)
+        assert groups == ({"serial"} if is_serial(item) else set()), (item.nodeid, groups)
     if request.config.getoption("loadgroup", False):  # on an xdist worker (dist is "no" there)
-        assert [item.nodeid for item in items if item.nodeid.endswith("@serial") != _serial(item)] == []
+        assert [item.nodeid for item in items if item.nodeid.endswith("@serial") != is_serial(item)] == []

@@ -251,11 +251,29 @@ class SandboxedBot:
         if status is None:
             self._stop()
             return self._fault(FaultCode.CRASH, f"{reason} (still running: killed)")
+        last_words = self._last_words()
         self._stop()
+        if last_words is not None:
+            return self._report_fault(last_words)
         tail = self.log_tail(40)
         if status == MEMORY_EXIT or "MemoryError" in tail:
             return self._fault(FaultCode.MEMORY, f"out of memory ({_describe(status)})", returncode=status)
         return self._fault(FaultCode.CRASH, f"{reason}: {_describe(status)}", returncode=status)
+
+    def _last_words(self) -> str | None:
+        """A report (``!error``, ``!memory``) a dead bot left unread in the reply pipe.
+
+        A bot that fails to load reports it and exits at once, as soon as its process is
+        forked: on a busy machine that is before the referee writes ``start``, whose write then
+        finds the pipe closed. Only a report counts; any other line was never asked for.
+        """
+        assert self._game is not None
+        try:
+            line = self._game.channel.read_line(0.0)
+        except (ChannelClosed, ReplyTooLong):
+            return None
+        text = line.decode("utf-8", "replace").strip() if line is not None else ""
+        return text if text.startswith("!") else None
 
     def _fault(self, code: FaultCode, detail: str, *, kill: bool = True,
                returncode: int | None = None) -> BotFault:
