@@ -12,6 +12,12 @@ import pytest
 from scheduling import is_first, is_serial
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Name the group marker where pytest-xdist is absent too (the ordinary user's run of the
+    isolation tests has no xdist), so that it is known rather than warned about."""
+    config.addinivalue_line("markers", "xdist_group(name): tests that share one test process")
+
+
 # tryfirst: xdist's worker reads the xdist_group markers in its own hook of this name (it turns
 # them into an ``@serial`` suffix of the test's id, which is what its scheduler groups by). It is
 # registered after this file, so it would otherwise run first and never see the markers: the
