@@ -116,33 +116,23 @@ def test_sleep_at_import_is_init_fail(make_bot) -> None:
     assert bot.pid is None
 
 
-def test_missing_class_is_init_fail_naming_it(make_bot, tmp_path) -> None:
-    from arena.sandbox import BotSpec
-
-    (tmp_path / "noclass.py").write_text("x = 1\n")
-    bot = make_bot("", spec=BotSpec.parse("noclass.py:Missing", tmp_path))
-    with pytest.raises(BotFault) as info:
-        bot.start_game({"seat": 0})
-    assert info.value.code is FaultCode.INIT_FAIL
-    assert "Missing" in info.value.detail
-
-
-def test_a_bot_that_fails_to_load_before_its_start_arrives_is_still_named(make_bot, tmp_path,
-                                                                          monkeypatch) -> None:
-    """Seen as an ordinary user on a busy machine: the game process loads the bot as soon as it
-    is forked, reports the missing class and exits, all before the referee writes ``start``.
-    That write then finds the pipe closed, and the fault said only "the bot closed its input:
-    exit status 1". The report is still in the reply pipe and must be what the fault names.
-    Here the referee waits for the exit before writing, so the race is always lost."""
+@pytest.mark.parametrize("start_written", ["at once", "after the bot's exit"])
+def test_missing_class_is_init_fail_naming_it(make_bot, tmp_path, monkeypatch, start_written) -> None:
+    """The game process loads the bot as soon as it is forked, reports the missing class and
+    exits. Seen as an ordinary user on a busy machine: all that happened before the referee
+    wrote ``start``, whose write then found the pipe closed, and the fault said only "the bot
+    closed its input: exit status 1". The report is still in the reply pipe and must be what
+    the fault names; the second case waits for the exit before writing, so the race is lost."""
     from arena.sandbox import BotSpec, SandboxedBot
 
-    open_game = SandboxedBot._open_game
+    if start_written == "after the bot's exit":
+        open_game = SandboxedBot._open_game
 
-    def open_and_wait_for_its_exit(self: SandboxedBot) -> None:
-        open_game(self)
-        assert self._game is not None and self._game.wait_exit(30.0) == 1
+        def open_and_wait_for_its_exit(self: SandboxedBot) -> None:
+            open_game(self)
+            assert self._game is not None and self._game.wait_exit(30.0) == 1
 
-    monkeypatch.setattr(SandboxedBot, "_open_game", open_and_wait_for_its_exit)
+        monkeypatch.setattr(SandboxedBot, "_open_game", open_and_wait_for_its_exit)
     (tmp_path / "noclass.py").write_text("x = 1\n")
     bot = make_bot("", spec=BotSpec.parse("noclass.py:Missing", tmp_path))
     with pytest.raises(BotFault) as info:
