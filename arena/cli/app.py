@@ -40,7 +40,16 @@ _USAGE_ERROR = _usage_error()
 
 
 class ArenaGroup(TyperGroup):
-    """The ``arena`` command group: typer's, with usage errors exiting with :data:`USAGE_STATUS`."""
+    """The ``arena`` command group: typer's, with usage errors exiting with :data:`USAGE_STATUS`
+    and each command's summary in the command list flowing as one text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # typer's command list shows a docstring's first paragraph with its line breaks kept
+        # (its rich markup mode): a summary written over several lines came out ragged.
+        for command in self.commands.values():
+            if command.short_help is None and command.help:
+                command.short_help = " ".join(command.help.split("\n\n")[0].split())
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None,
                      **extra: Any) -> Any:

@@ -47,6 +47,24 @@ def test_version_prints_the_package_version(tmp_path: Path) -> None:
     assert re.fullmatch(r"\d+\.\d+\.\d+", arena.__version__)
 
 
+def test_the_command_list_gives_each_command_its_summary_as_one_flowing_text(tmp_path: Path) -> None:
+    """Seen in ``arena --help``: a summary written over several docstring lines kept its line
+    breaks in the list ("decisions/s (or, with" and then "--rankings, how long..." on the next
+    line, at any width). On a terminal wide enough for the longest, each command's summary is
+    one line of the list, and it is the first paragraph of the command's own help, word for word."""
+    import typer.main
+
+    result = runner.invoke(app, ["--help"], env={"ARENA_HOME": str(tmp_path), "COLUMNS": "1000"})
+    assert result.exit_code == 0
+    group = typer.main.get_command(app)
+    listed = {line.strip("│ ").split(" ", 1)[0]: line for line in result.stdout.splitlines()
+              if line.startswith("│ ") and not line.startswith("│ --")}
+    assert set(listed) >= {"rules", "bench", "run", "play", "watch"}
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        summary = " ".join((command.help or "").split("\n\n")[0].split())
+        assert summary and summary in " ".join(listed[name].strip("│ ").split()), (name, listed[name])
+
+
 @pytest.mark.parametrize("args", [
     ["run"],                               # a missing argument
     ["run", "x.yaml", "--workers", "two"],  # a bad value
