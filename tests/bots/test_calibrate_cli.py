@@ -8,26 +8,17 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli import app
+from cli_helpers import error_line, runner
 
 HERE = Path(__file__).resolve().parent
 SEAT_ZERO = HERE / "seat_zero.yaml"     # one card each, every card wild: seat 0 always wins
 EPSILON = HERE.parents[1] / "bots" / "examples" / "epsilon.py"
-runner = CliRunner()
 
 
 def arena(*args: str):
     return runner.invoke(app, list(args), env={"COLUMNS": "100"})
-
-
-def error_line(result) -> str:
-    """The one ``error:`` line of a refused command (exit 1, no traceback)."""
-    lines = result.stderr.strip().splitlines()
-    assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("error: "), result.output
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 def test_a_calibration_prints_its_seed_both_views_and_the_seat_bias(tmp_path):

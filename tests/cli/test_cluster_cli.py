@@ -7,37 +7,18 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import sys
 from pathlib import Path
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner
 
-from arena.cli import app
 from arena.cli.render import render_cluster_bench
 from arena.services.cluster_bench import BackendRun, ClusterBenchResult, project
+from cli_helpers import error_line, invoke
 
 FIRST_LEGAL = Path(__file__).resolve().parents[1] / "tournament" / "bots" / "first_legal.py"
 CONFIG = f"name: cli\nseats: 3\nbots: [random, greedy, {FIRST_LEGAL}]\nrounds: 2\nseed: 4\n"
-
-runner = CliRunner()
-
-
-def invoke(home: Path, *args: str):
-    """Run ``arena ARGS`` with ``home`` as the workspace and private sandbox slots."""
-    env = {"ARENA_HOME": str(home), "ARENA_SLOT_BASE": str(random.randrange(5000, 30000, 50)),
-           "COLUMNS": "200"}
-    return runner.invoke(app, list(args), env=env)
-
-
-def one_error_line(result) -> str:
-    """The single ``error: ...`` line of a failed command (and no traceback)."""
-    lines = result.stderr.strip().splitlines()
-    assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 def write(folder: Path, extra: str = "") -> Path:
@@ -60,14 +41,14 @@ def test_the_files_backend_dask_is_used_without_cluster_option(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("arena.tournament.cluster.CONNECT_S", 0.5)
     config = write(tmp_path, "backend: dask\ncluster: tcp://127.0.0.1:9\n")
-    line = one_error_line(invoke(tmp_path, "run", str(config)))
+    line = error_line(invoke(tmp_path, "run", str(config)))
     assert line.startswith("error: cluster tcp://127.0.0.1:9: ") and "no scheduler" in line
 
 
 def test_without_dask_the_cluster_says_how_to_install_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
-    line = one_error_line(invoke(tmp_path, "run", str(write(tmp_path)), "--cluster", "local:2"))
+    line = error_line(invoke(tmp_path, "run", str(write(tmp_path)), "--cluster", "local:2"))
     assert line == ("error: the Dask backend needs dask[distributed], which is not installed; "
                     "install it with: pip install 'arena[cluster]'   "
                     "(or: python -m pip install -e '.[cluster]')")
@@ -82,7 +63,7 @@ def test_without_dask_the_cluster_says_how_to_install_it(
      "(--cluster local:N starts N)"),
 ])
 def test_bad_cluster_options_are_one_line(tmp_path: Path, options: list[str], message: str) -> None:
-    assert one_error_line(invoke(tmp_path, "run", str(write(tmp_path)), *options)) == message
+    assert error_line(invoke(tmp_path, "run", str(write(tmp_path)), *options)) == message
 
 
 def test_bench_cluster_plays_the_demo_on_both_backends(tmp_path: Path) -> None:
@@ -96,7 +77,7 @@ def test_bench_cluster_plays_the_demo_on_both_backends(tmp_path: Path) -> None:
 
 
 def test_bench_cluster_starts_its_own_cluster(tmp_path: Path) -> None:
-    line = one_error_line(invoke(tmp_path, "bench", "--cluster", "tcp://10.0.0.1:8786"))
+    line = error_line(invoke(tmp_path, "bench", "--cluster", "tcp://10.0.0.1:8786"))
     assert line == "error: --cluster: the bench starts its own cluster: local:N"
 
 

@@ -13,31 +13,16 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import arena
 from arena.cli import app
 from arena.cli.app import USAGE_STATUS
 from arena.tournament.replay import open_results
+from cli_helpers import error_line, invoke, runner
 
 REPO = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = REPO / "tests" / "tournament" / "bots" / "first_legal.py"
 SMALL = f"name: small\nseats: 3\nbots: [random, greedy, {FIRST_LEGAL}]\nrounds: 4\nseed: 4\n"
-
-runner = CliRunner()
-
-
-def invoke(home: Path, *args: str):
-    """``arena ARGS`` with ``home`` as the workspace and wide output."""
-    return runner.invoke(app, list(args), env={"ARENA_HOME": str(home), "COLUMNS": "200"})
-
-
-def error_line(result) -> str:
-    """The one ``error:`` line of a refused command (exit 1, no traceback)."""
-    lines = result.stderr.strip().splitlines()
-    assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("error: "), result.output
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 def test_version_prints_the_package_version(tmp_path: Path) -> None:

@@ -4,17 +4,15 @@ run summary say how far the ranking is from separated."""
 from __future__ import annotations
 
 import io
-import random
 from pathlib import Path
 
 from rich.console import Console
-from typer.testing import CliRunner
 
-from arena.cli import app
 from arena.cli.render import progress_view, render_report
 from arena.tournament.adaptive import CourseState, End
 from arena.tournament.runner import Leader, Progress, RunReport
 from arena.tournament.separation import separation
+from cli_helpers import invoke
 
 DAWDLER = Path(__file__).resolve().parents[1] / "tournament" / "bots" / "dawdler.py"
 LADDER = ("name: ladder\nrules: openspiel\nseats: 2\nformat: swiss\nseed: 5\n"
@@ -22,15 +20,6 @@ LADDER = ("name: ladder\nrules: openspiel\nseats: 2\nformat: swiss\nseed: 5\n"
           + ", ".join(f"{{name: {name}, bot: {DAWDLER}, options: {{dawdle: {dawdle}}}}}"
                       for name, dawdle in (("quick", 0.0), ("steady", 0.4), ("slow", 0.8)))
           + "]\n")
-
-runner = CliRunner()
-
-
-def invoke(home: Path, *args: str):
-    """Run ``arena ARGS`` with ``home`` as the workspace and private sandbox slots."""
-    env = {"ARENA_HOME": str(home), "ARENA_SLOT_BASE": str(random.randrange(5000, 30000, 50)),
-           "COLUMNS": "100"}
-    return runner.invoke(app, list(args), env=env)
 
 
 def printed(renderable_or_report, width: int = 80) -> list[str]:
@@ -44,7 +33,7 @@ def printed(renderable_or_report, width: int = 80) -> list[str]:
 
 def test_run_of_a_swiss_file_says_it_stopped_separated_and_ranks_the_bots(tmp_path: Path) -> None:
     (tmp_path / "ladder.yaml").write_text(LADDER)
-    result = invoke(tmp_path, "run", str(tmp_path / "ladder.yaml"), "--workers", "2")
+    result = invoke(tmp_path, "run", str(tmp_path / "ladder.yaml"), "--workers", "2", columns=100)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     stop = next(i for i, line in enumerate(lines) if line.startswith("stopped, separated: "))
@@ -57,7 +46,7 @@ def test_run_of_a_swiss_file_says_it_stopped_separated_and_ranks_the_bots(tmp_pa
 
 def test_a_swiss_file_without_a_budget_is_one_line_and_runs_nothing(tmp_path: Path) -> None:
     (tmp_path / "ladder.yaml").write_text(LADDER.replace("until: {margin: 1.5, games: 120}\n", ""))
-    result = invoke(tmp_path, "run", str(tmp_path / "ladder.yaml"))
+    result = invoke(tmp_path, "run", str(tmp_path / "ladder.yaml"), columns=100)
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines() == [
         f"error: {tmp_path / 'ladder.yaml'}: key 'until': required with format 'swiss': the most "

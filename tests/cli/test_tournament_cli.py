@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import random
 import re
 import signal
 import subprocess
@@ -18,34 +17,17 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.tournament import Store
 from arena.tournament.errors import StoreWriteError
 from arena.tournament.replay import open_results, stored_game
 from arena.tournament.shipment import code_identity
+from cli_helpers import error_line, invoke, runner
 
 FIRST_LEGAL = Path(__file__).resolve().parents[1] / "tournament" / "bots" / "first_legal.py"
 CONFIG = f"name: cli\nseats: 3\nbots: [random, greedy, {FIRST_LEGAL}]\nrounds: 2\nseed: 4\n"
 GAMES = 6  # one table x 2 deals x 3 rotations
-
-runner = CliRunner()
-
-
-def invoke(home: Path, *args: str):
-    """Run ``arena ARGS`` with ``home`` as the workspace and private sandbox slots."""
-    env = {"ARENA_HOME": str(home), "ARENA_SLOT_BASE": str(random.randrange(5000, 30000, 50)),
-           "COLUMNS": "200"}
-    return runner.invoke(app, list(args), env=env)
-
-
-def one_error_line(result) -> str:
-    """The single ``error: ...`` line of a failed command (and no traceback)."""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
@@ -132,27 +114,27 @@ def test_replay_of_a_stored_game_matches_the_store(home: Path) -> None:
 
 def test_replay_of_an_unknown_game_is_one_line(home: Path) -> None:
     result = invoke(home, "replay", "cli", "99")
-    assert result.exit_code == 1 and "game 99 is not stored" in one_error_line(result)
+    assert result.exit_code == 1 and "game 99 is not stored" in error_line(result)
 
 
 def test_unknown_tournament_is_one_line(home: Path) -> None:
     for command in (["rankings", "nope"], ["games", "nope"], ["export", "nope"], ["replay", "nope", "1"]):
         result = invoke(home, *command)
         assert result.exit_code == 1
-        assert "no tournament 'nope'" in one_error_line(result) and "cli" in result.stderr
+        assert "no tournament 'nope'" in error_line(result) and "cli" in result.stderr
 
 
 def test_malformed_config_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     (tmp_path / "bad.yaml").write_text("name: bad\nbots: [random, greedy\nseats: 2\n")
     result = invoke(tmp_path, "run", str(tmp_path / "bad.yaml"))
-    assert result.exit_code == 1 and "malformed YAML" in one_error_line(result)
+    assert result.exit_code == 1 and "malformed YAML" in error_line(result)
     assert not (tmp_path / "results").exists()
 
 
 def test_unknown_bot_file_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "t.yaml").write_text("name: t\nseats: 2\nbots: [random, bots/nothere.py]\n")
     result = invoke(tmp_path, "run", str(tmp_path / "t.yaml"))
-    assert result.exit_code == 1 and "nothere.py" in one_error_line(result)
+    assert result.exit_code == 1 and "nothere.py" in error_line(result)
 
 
 def test_a_changed_config_needs_restart(tmp_path: Path) -> None:
@@ -161,7 +143,7 @@ def test_a_changed_config_needs_restart(tmp_path: Path) -> None:
     assert invoke(tmp_path, "run", str(config)).exit_code == 0
     config.write_text(CONFIG.replace("seats: 3", "seats: 2"))
     refused = invoke(tmp_path, "run", str(config))
-    line = one_error_line(refused)
+    line = error_line(refused)
     assert refused.exit_code == 1 and "key 'seats' changed (3 -> 2)" in line and "--restart" in line
     restarted = invoke(tmp_path, "run", str(config), "--restart", "--workers", "1")
     assert restarted.exit_code == 0 and "archived to" in restarted.stdout
@@ -314,7 +296,7 @@ def test_a_failing_disk_is_one_line_and_keeps_the_stored_games(
     config = tmp_path / "cli.yaml"
     config.write_text(CONFIG)
     result = invoke(tmp_path, "run", str(config))
-    assert result.exit_code == 1 and "the disk is full" in one_error_line(result)
+    assert result.exit_code == 1 and "the disk is full" in error_line(result)
     monkeypatch.undo()
     with open_results(tmp_path, "cli") as store:
         assert [g.game_id for g in store.games()] == [0, 1]
@@ -373,7 +355,7 @@ def test_games_pages(faulty: Path) -> None:
 def test_bad_game_selections_are_one_line(faulty: Path, options: list[str], fragments: list[str]) -> None:
     result = invoke(faulty, "games", "faulty", *options)
     assert result.exit_code == 1
-    line = one_error_line(result)
+    line = error_line(result)
     assert all(fragment in line for fragment in fragments), line
 
 

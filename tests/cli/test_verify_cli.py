@@ -10,28 +10,17 @@ give.
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from arena.cli import app
 from arena.tournament.lock import run_lock
+from cli_helpers import invoke
 
 CONFIG = ("name: checked\nrules: crazy-eights\nseats: 2\nbots: [random, greedy]\n"
           "rounds: 4\nseed: 9\n")
 GAMES = 8  # 4 deals x 2 seatings
-
-runner = CliRunner()
-
-
-def invoke(home: Path, *args: str):
-    """Run ``arena ARGS`` with ``home`` as the workspace and private sandbox slots."""
-    env = {"ARENA_HOME": str(home), "ARENA_SLOT_BASE": str(random.randrange(5000, 30000, 50)),
-           "COLUMNS": "200"}
-    return runner.invoke(app, list(args), env=env)
 
 
 def store_path(home: Path) -> Path:
