@@ -29,6 +29,7 @@ from arena.services import play as play_service
 from arena.play.faults import BotFault, FaultCode
 from arena.services.play import BotFaulted, HandOver, MoveRefused, Played, Session, Table, search_advisor
 from arena.tournament.replay import replay_moves
+from clients import QuietClient
 
 runner = CliRunner()
 CARD = re.compile(r"(?<!:)\b(?:[A2-9TJQK][CDHS]|X[12])\b")  # not the card a joker names (X1:JS)
@@ -373,7 +374,7 @@ def test_the_news_announce_every_action_card_in_the_replays_words() -> None:
 # -- the session, in-process --------------------------------------------------------------------
 
 
-class FirstLegal:
+class FirstLegal(QuietClient):
     """An in-process bot client: plays the first legal move, or faults from its ``fault_at``-th
     decision on."""
 
@@ -389,14 +390,8 @@ class FirstLegal:
             raise BotFault(FaultCode.CRASH, "boom")
         return message["obs"]["legal"][0]
 
-    def end_game(self, result: dict) -> None:
-        pass
-
     def close_game(self) -> None:
         self.closed += 1
-
-    def log_tail(self, lines: int = 20) -> str:
-        return ""
 
 
 def play_out(session: Session) -> list:

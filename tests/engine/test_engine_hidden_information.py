@@ -18,6 +18,7 @@ import json
 import random
 import re
 
+from clients import RandomClient
 from engine_helpers import SWITCH, hand, position
 
 import pytest
@@ -255,26 +256,11 @@ G8_WIRE_KEYS = {"seat", "seats", "to_move", "hand", "top", "active_suit", "pendi
                 "drawn_card", "legal", "events", "top_as", "pending_skip"}
 
 
-class _RecordingBot:
-    """A bot client that answers a random legal action from the message it was sent."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
+class _StartCheckingBot(RandomClient):
+    """A random seat whose start message must hold no more than a seat may know."""
 
     def start_game(self, info: dict) -> None:
         assert set(info) <= {"seat", "seats", "seed", "rules", "hand", "wins"}
-
-    def act(self, message: dict) -> str:
-        return self.rng.choice(message["obs"]["legal"])
-
-    def end_game(self, result: dict) -> None:
-        pass
-
-    def close_game(self) -> None:
-        pass
-
-    def log_tail(self, lines: int = 20) -> str:
-        return ""
 
 
 @pytest.mark.parametrize("preset", ["switch", "crazy-eights", "london", "blackjack", "irish"])
@@ -322,5 +308,5 @@ def test_G8_the_referee_sends_a_seat_only_what_it_may_see(preset, monkeypatch):
     ref = referee_module.Referee(rules)
     for seed in range(12):
         seats = 2 + seed % 3
-        ref.play([_RecordingBot(seed * 10 + s) for s in range(seats)], seed)
+        ref.play([_StartCheckingBot(seed * 10 + s) for s in range(seats)], seed)
     assert len(sent) > 200

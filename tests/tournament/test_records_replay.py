@@ -11,7 +11,6 @@ is a draw), so the sweep checks that it met some.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
@@ -23,32 +22,9 @@ from arena.tournament.replay import record_hands
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.verify import divergence
 from arena.tournament.worker import to_record
+from clients import RandomClient
 
 GAMES = 60
-
-
-class RandomClient:
-    """An in-process seat that picks uniformly among the legal actions it is sent."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def start_game(self, info: dict[str, Any]) -> None:
-        """Nothing to set up."""
-
-    def act(self, message: dict[str, Any]) -> str:
-        """One of the observation's legal actions."""
-        return self.rng.choice(message["obs"]["legal"])
-
-    def end_game(self, result: dict[str, Any]) -> None:
-        """Nothing to keep."""
-
-    def close_game(self) -> None:
-        """Nothing to close."""
-
-    def log_tail(self, lines: int = 20) -> str:
-        """No log."""
-        return ""
 
 
 def replayed_outcomes(name: str, seats: int, seed: int):

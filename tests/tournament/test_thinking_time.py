@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import pytest
 from rich.console import Console
+from clients import QuietClient
 from tournament_helpers import make_config, play_synthetic
 
 from arena.cli.render import render_rankings
@@ -44,15 +45,12 @@ class FakeClock:
         return self.now
 
 
-class PacedBot:
+class PacedBot(QuietClient):
     """Plays the first legal move after ``pace`` seconds of the fake clock; can answer garbage."""
 
     def __init__(self, clock: FakeClock, pace: float, garbage_at: int | None = None) -> None:
         self.clock, self.pace, self.garbage_at = clock, pace, garbage_at
         self.asked = 0
-
-    def start_game(self, info: dict) -> None:
-        pass
 
     def act(self, message: dict) -> str:
         self.asked += 1
@@ -60,15 +58,6 @@ class PacedBot:
         if self.asked == self.garbage_at:
             return "not a card"
         return message["obs"]["legal"][0]
-
-    def end_game(self, result: dict) -> None:
-        pass
-
-    def close_game(self) -> None:
-        pass
-
-    def log_tail(self, lines: int = 20) -> str:
-        return ""
 
 
 def timed(records: list[GameRecord], seed: int = 0) -> list[GameRecord]:
