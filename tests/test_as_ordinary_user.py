@@ -18,6 +18,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import warnings
 from importlib import metadata
 from pathlib import Path
 from typing import Iterator
@@ -82,7 +83,9 @@ def _compile(folder: Path) -> None:
     """Write the bytecode of the copied files, as an installation does: the run below sets
     PYTHONDONTWRITEBYTECODE, and without it every process of the run (each worker and each
     template) would compile what it imports from source, the run's largest CPU cost."""
-    compileall.compile_dir(folder, quiet=2, workers=1)  # a file that fails fails as it did
+    with warnings.catch_warnings():  # the distributions' own (trueskill has an invalid escape)
+        warnings.simplefilter("ignore")
+        compileall.compile_dir(folder, quiet=2, workers=1)  # a file that fails fails as it did
 
 
 def _ordinary_user() -> pwd.struct_passwd | None:
