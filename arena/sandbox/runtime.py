@@ -80,7 +80,10 @@ def copy_compiled(source: Path, target: Path) -> None:
         cache = os.path.basename(folder) == "__pycache__"
         return {name for name in names
                 if name == "py.typed" or name.endswith(".yaml")
-                or (name.endswith(".pyc") and not (cache and name.endswith(own)))}
+                or (name.endswith(".pyc") and not (cache and name.endswith(own)))
+                # bytecode this user cannot read is compiled again, as an import would do
+                or ((cache or name == "__pycache__")
+                    and not os.access(os.path.join(folder, name), os.R_OK | (0 if cache else os.X_OK)))}
 
     shutil.copytree(source, target, ignore=left_out)
 

@@ -76,3 +76,22 @@ def _answer(module: Path) -> object:
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)
     return loaded.ANSWER
+
+
+def test_bytecode_this_user_cannot_read_is_compiled_again(tmp_path: Path) -> None:
+    """An install whose bytecode the user may not read (Python then compiles from source): the
+    copy leaves it out rather than failing. Root reads it anyway, an ordinary user does not
+    (the ordinary user's run of these tests checks that side)."""
+    package = tmp_path / "package"
+    package.mkdir()
+    write_module(package / "locked.py", "ANSWER = 'planted'\n", 1_700_000_000)
+    py_compile.compile(str(package / "locked.py"))
+    write_module(package / "locked.py", "ANSWER = 'source!'\n", 1_700_000_000)
+    cached(package / "locked.py").chmod(0)
+    readable = os.access(cached(package / "locked.py"), os.R_OK)
+
+    copy = tmp_path / "copy"
+    copy_compiled(package, copy)
+    compileall.compile_dir(copy, quiet=2, workers=1)
+
+    assert _answer(copy / "locked.py") == ("planted" if readable else "source!")
