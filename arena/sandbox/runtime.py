@@ -4,8 +4,9 @@ The repository may live where a bot's uid cannot read it (CI clones as root into
 folder), so once per referee process the package's files (its Python files, and an installed
 package's compiled engine) are copied into a temp folder that every bot uid can read, with
 their bytecode: the package's own where it is up to date, compiled there otherwise (a bot
-cannot write ``__pycache__``, and compiling on every start would cost milliseconds). A template mounts ``rt/`` read-only at
-``/arena`` in its own root, which it builds on the empty mount point ``root/``.
+cannot write ``__pycache__``, and compiling on every start would cost milliseconds). A
+template mounts ``rt/`` read-only at ``/arena`` in its own root, which it builds on the empty
+mount point ``root/``.
 """
 
 from __future__ import annotations
@@ -71,21 +72,29 @@ class Runtime:
 def copy_compiled(source: Path, target: Path) -> None:
     """Copy a package's files, with the bytecode this Python caches for them, for
     ``compileall`` to bring up to date: it compiles only a module whose bytecode is missing or
-    does not match its source (the header holds the source's mtime and size, which the copy keeps).
-    Every worker builds a runtime, and compiling the whole package costs it about 0.17 s of CPU
-    where an installed package, or one already imported, has its bytecode at hand."""
+    does not match its source (the header holds the source's mtime and size, which the copy
+    keeps). Every worker builds a runtime, and compiling the whole package costs it about
+    0.17 s of CPU where an installed package, or one already imported, has its bytecode."""
     own = f".{sys.implementation.cache_tag}.pyc"
 
     def left_out(folder: str, names: list[str]) -> set[str]:
-        cache = os.path.basename(folder) == "__pycache__"
-        return {name for name in names
-                if name == "py.typed" or name.endswith(".yaml")
-                or (name.endswith(".pyc") and not (cache and name.endswith(own)))
-                # bytecode this user cannot read is compiled again, as an import would do
-                or ((cache or name == "__pycache__")
-                    and not os.access(os.path.join(folder, name), os.R_OK | (0 if cache else os.X_OK)))}
+        in_cache = os.path.basename(folder) == "__pycache__"
+        return {name for name in names if not _copied(folder, name, in_cache, own)}
 
     shutil.copytree(source, target, ignore=left_out)
+
+
+def _copied(folder: str, name: str, in_cache: bool, own: str) -> bool:
+    """Whether the runtime takes the package's file or folder ``name``: not its data, nor
+    bytecode of another Python (or optimized, or outside ``__pycache__``), nor bytecode this
+    user cannot read (compiled again, as an import would do)."""
+    if name == "py.typed" or name.endswith(".yaml"):
+        return False
+    if name.endswith(".pyc"):
+        return in_cache and name.endswith(own) and os.access(os.path.join(folder, name), os.R_OK)
+    if name == "__pycache__":
+        return os.access(os.path.join(folder, name), os.R_OK | os.X_OK)
+    return True
 
 
 def sweep_stale_runtimes() -> None:
