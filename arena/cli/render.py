@@ -1255,11 +1255,7 @@ def progress_view(progress: Progress | None, width: int = 80) -> RenderableType:
     its round and how far its live ranking is from separated."""
     if progress is None:
         return Text("starting the workers...")
-    line = Text(
-        f"{progress.done}/{progress.total} games  {progress.games_per_s:.1f}/s  "
-        f"ETA {format_duration(progress.eta_s)}  faulty {progress.faulty_games}"
-        + (f"  skipped {progress.skipped}" if progress.skipped else "")
-    )
+    line = Text(progress_numbers(progress))
     room = width - line.cell_len - 1
     bar = ProgressBar(total=max(progress.total, 1), completed=progress.done,
                       width=max(BAR_MIN, min(BAR_MAX, room)))
@@ -1276,6 +1272,28 @@ def progress_view(progress: Progress | None, width: int = 80) -> RenderableType:
     where = Text(middle_cut(f"{state.format} round {state.rounds}: "
                             + separation_text(state.separation), width))
     return Group(header, where, leaders_table(progress, width))
+
+
+def progress_numbers(progress: Progress) -> str:
+    """``812/2000 games  0.9/s  ETA 22:00  faulty 0``: the live view's line under its bar."""
+    return (f"{progress.done}/{progress.total} games  {progress.games_per_s:.1f}/s  "
+            f"ETA {format_duration(progress.eta_s)}  faulty {progress.faulty_games}"
+            + (f"  skipped {progress.skipped}" if progress.skipped else ""))
+
+
+def progress_line(progress: Progress) -> str:
+    """The run's progress on one line, for output that is not a terminal (a file, a pipe, a
+    CI log): the tournament, the live view's numbers, its leader and, for an adaptive
+    tournament, how far its ranking is from separated."""
+    line = f"{progress.tournament}: {progress_numbers(progress)}"
+    if progress.leaders and progress.leaders[0].games:
+        top = progress.leaders[0]
+        rate = "-" if top.win_rate is None else f"{top.win_rate:.1%}"
+        line += f"  leader {top.bot} (mu-3σ {top.score:.1f}, win rate {rate})"
+    if progress.course is not None:
+        state = progress.course
+        line += f"  {state.format} round {state.rounds}: {separation_text(state.separation)}"
+    return line
 
 
 def separation_text(measured: Separation) -> str:

@@ -410,3 +410,52 @@ def test_a_resume_under_other_arena_code_says_so_and_the_rankings_count_both(
     assert listed == [real, "f00d" * 16]
     title = invoke(tmp_path, "rankings", "cli").stdout.splitlines()[0]
     assert title == f"cli: {GAMES} games, seed 4, played by 2 versions of the arena code"
+
+
+PROGRESS = re.compile(r"cli: (\d+)/6 games  [\d.]+/s  ETA \S+  faulty 0"
+                      r"(  leader (\S+) \(mu-3σ [\d.-]+, win rate [\d.]+%\))?")
+
+
+def test_without_a_terminal_the_run_prints_progress_lines_as_it_goes(tmp_path: Path) -> None:
+    """A run whose output goes to a file or a CI log says how far it is while it plays, as
+    cutechess-cli and fastchess do, not only at the end (``--progress-every 0``: at every
+    update, so that this short run has some)."""
+    config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG)
+    result = invoke(tmp_path, "run", str(config), "--progress-every", "0")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    end = next(i for i, line in enumerate(lines) if "of 6 games stored; this run played 6" in line)
+    matches = [PROGRESS.fullmatch(line) for line in lines[:end]]
+    assert matches and all(matches), lines[:end]
+    done = [int(m[1]) for m in matches if m is not None]
+    assert done == sorted(set(done)) and done[-1] == GAMES       # one line per new count
+    assert all(m[2] for m in matches if m is not None and int(m[1]) > 0)  # a leader once played
+
+
+def test_without_a_terminal_a_line_waits_for_its_interval_and_for_new_games(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arena.cli import tournament as commands
+    from arena.tournament.runner import Leader, Progress
+
+    now = [1000.0]
+    monkeypatch.setattr(commands.time, "monotonic", lambda: now[0])
+    display = commands._Display(every=60.0)
+    leaders = (Leader("greedy", 4, 3, 5, 0, False, 27.0, 1.0), Leader("random", 4, 1, 7, 0, False))
+
+    def at(seconds: float, done: int, notice: str | None = None) -> list[str]:
+        now[0] = 1000.0 + seconds
+        display.update(Progress("cli", 6, done, 0, done, 0, seconds, leaders, notice=notice))
+        return capsys.readouterr().out.splitlines()
+
+    assert at(30, 2) == []                                   # too soon
+    (line,) = at(61, 3)
+    assert line == "cli: 3/6 games  0.0/s  ETA 1:01  faulty 0  leader greedy (mu-3σ 24.0, win rate 75.0%)"
+    assert at(100, 4) == []                                  # 39 s after the last line
+    assert at(200, 3) == []                                  # nothing stored since
+    # a notice (a disqualification) is printed as it comes, before the line that is due
+    assert at(210, 4, notice="bot 'random' disqualified") == [
+        "bot 'random' disqualified",
+        "cli: 4/6 games  0.0/s  ETA 1:45  faulty 0  leader greedy (mu-3σ 24.0, win rate 75.0%)"]
+    assert display.shown == ["bot 'random' disqualified"]   # not printed again at the end
