@@ -24,10 +24,13 @@ from rich.live import Live
 from rich.markup import escape
 
 from arena.cli.app import app, console, handles_errors
-from arena.cli.options import announce_seed, home_option, seed_option, trusted_option, workspace_of
+from arena.cli.options import (announce_seed, home_option, progress_every_option, seed_option, trusted_option,
+                               workspace_of)
 from arena.services.duel import DuelProgress, duel as run_duel
 from arena.services.duelstats import check_sprt
-from arena.cli.render import duel_progress_view, render_bots, render_duel, render_validation
+from arena.cli.pacing import Pacer, print_plain
+from arena.cli.render import (duel_progress_text, duel_progress_view, render_bots, render_duel,
+                              render_validation)
 from arena.engine.rules import DEFAULT_PRESET, load_rules
 from arena.errors import ConfigError
 from arena.sandbox import BotSpec, Limits
@@ -64,6 +67,7 @@ def duel(
     option: List[str] = typer.Option([], "--option", metavar="N:KEY=VALUE",
                                      help="Set option KEY of the N-th bot named (1, 2, ...); repeatable."),
     trusted: bool = trusted_option(),
+    progress_every: float = progress_every_option(),
     home: Optional[Path] = home_option(),
 ) -> None:
     """Play seeded games between bots, seats rotated over the same deals: win rates, scores with
@@ -79,14 +83,14 @@ def duel(
     budget = games or (SPRT_BUDGET if test is not None else DUEL_GAMES)
     chosen_seed = announce_seed(seed)
     out = console()
-    display = _DuelDisplay()
+    display = _DuelDisplay(None if out.is_terminal else Pacer(progress_every))
     if out.is_terminal:
         with Live(get_renderable=display.view, console=out, refresh_per_second=8, transient=True):
             result = run_duel(specs, rule_set, budget, seats, seed=chosen_seed, workers=workers,
                               trusted=trusted, sprt=test, progress=display.update)
     else:
         result = run_duel(specs, rule_set, budget, seats, seed=chosen_seed, workers=workers,
-                          trusted=trusted, sprt=test)
+                          trusted=trusted, sprt=test, progress=display.update)
     render_duel(out, result)
 
 
@@ -126,14 +130,18 @@ def _sprt(bounds: tuple[float, float] | None, alpha: float | None, beta: float |
 
 
 class _DuelDisplay:
-    """Keeps the duel's latest progress for the live line."""
+    """Keeps the duel's latest progress for the live line; without a terminal (``pacer`` set),
+    prints that line now and then instead (:mod:`arena.cli.pacing`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, pacer: Pacer | None = None) -> None:
         self.latest: DuelProgress | None = None
+        self.pacer = pacer
 
     def update(self, progress: DuelProgress) -> None:
         """The duel's progress callback."""
         self.latest = progress
+        if self.pacer is not None and self.pacer.due(progress.games):
+            print_plain(f"duel: {duel_progress_text(progress)}")
 
     def view(self) -> RenderableType:
         """The live line's current content."""

@@ -1,4 +1,5 @@
-"""The options several commands share, defined once: ``--home``, ``--seed``, ``--trusted``."""
+"""The options several commands share, defined once: ``--home``, ``--seed``, ``--trusted``,
+``--progress-every``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import typer
 
 from arena.cli.app import console
+from arena.cli.pacing import DEFAULT_EVERY_S
 from arena.sandbox.workspace import Workspace
 from arena.tournament.config import MAX_SEED
 from arena.tournament.schedule import fresh_seed
@@ -21,6 +23,14 @@ TRUSTED_HELP = ("Run the bots without isolation (no namespaces, no seccomp): onl
 def trusted_option() -> Any:
     """``--trusted``: the one explicit way to run bots without the sandbox's isolation."""
     return typer.Option(False, "--trusted", help=TRUSTED_HELP)
+
+
+def progress_every_option() -> Any:
+    """``--progress-every SECONDS``: where the output is not a terminal, the interval of the
+    progress lines (:mod:`arena.cli.pacing`)."""
+    return typer.Option(DEFAULT_EVERY_S, "--progress-every", min=0, metavar="SECONDS",
+                        help="Without a terminal (output to a file, a pipe, a CI log), print a "
+                             "progress line every SECONDS (0: at every update).")
 
 
 def home_option() -> Any:

@@ -919,18 +919,24 @@ def duel_progress_view(progress: DuelProgress | None, bar_width: int = 10) -> Re
     if progress is None:
         return Text("starting the workers...")
     bar = ProgressBar(total=max(progress.budget, 1), completed=progress.games, width=bar_width)
-    text = (f" {progress.games:,}/{progress.budget:,} {progress.games_per_s:.0f}/s "
+    line = Table.grid()
+    line.add_column(width=bar_width, no_wrap=True)
+    line.add_column(no_wrap=True, overflow="ellipsis")
+    line.add_row(bar, Text(" " + duel_progress_text(progress)))
+    return line
+
+
+def duel_progress_text(progress: DuelProgress) -> str:
+    """``1,234/4,000 12/s ETA 1:02  LLR 1.20/2.94  mcts 0.612 Elo +80``: the live line's text,
+    and the line printed now and then where the output is not a terminal."""
+    text = (f"{progress.games:,}/{progress.budget:,} {progress.games_per_s:.0f}/s "
             f"ETA {format_duration(progress.eta_s)}")
     if progress.sprt is not None:
         test, llr = progress.sprt.sprt, progress.sprt.llr
         text += f"  LLR {llr:.2f}/{test.upper if llr >= 0 else test.lower:.2f}"
     if progress.score is not None:
         text += f"  {progress.first} {progress.score.score:.3f} Elo {progress.score.elo:+.0f}"
-    line = Table.grid()
-    line.add_column(width=bar_width, no_wrap=True)
-    line.add_column(no_wrap=True, overflow="ellipsis")
-    line.add_row(bar, Text(text))
-    return line
+    return text
 
 
 # -- calibration ----------------------------------------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -24,7 +23,8 @@ from rich.console import RenderableType
 from rich.live import Live
 
 from arena.cli.app import app, console, fail, handles_errors, warn
-from arena.cli.options import home_option, trusted_option, workspace_of
+from arena.cli.options import home_option, progress_every_option, trusted_option, workspace_of
+from arena.cli.pacing import Pacer, print_plain
 from arena.cli.render import (
     progress_line, progress_view, render_games, render_head_to_head, render_rankings, render_report,
     render_verification,
@@ -52,15 +52,12 @@ def run(
         None, "--cluster", metavar="ADDRESS",
         help="Play on a Dask cluster: tcp://HOST:PORT of its scheduler, or local:N to start N "
              "worker processes here (docs/cluster.md; needs arena[cluster])."),
-    progress_every: float = typer.Option(
-        60.0, "--progress-every", min=0, metavar="SECONDS",
-        help="Without a terminal (output to a file, a pipe, a CI log), print a progress line "
-             "every SECONDS (0: at every update, about one a second)."),
+    progress_every: float = progress_every_option(),
     home: Optional[Path] = home_option(),
 ) -> None:
     """Play a tournament (resuming a stopped one), with a live table, then show the rankings."""
     out = console()
-    display = _Display(None if out.is_terminal else progress_every)
+    display = _Display(None if out.is_terminal else Pacer(progress_every))
     path = workspace_of(home).tournament_file(file)
     _check_cluster(cluster, workers)
     _warn_about_workers(workers)
@@ -157,16 +154,14 @@ def _resume_argv(file: Path, workers: int | None, home: Path | None, trusted: bo
 
 class _Display:
     """Keeps the latest progress for the live view and prints notices (disqualifications)
-    above it; without a terminal (``every`` set), prints the notices and a progress line at
-    most every ``every`` seconds instead, so that a log of a long run says how it goes."""
+    above it; without a terminal (``pacer`` set), prints the notices and a progress line now
+    and then instead (:mod:`arena.cli.pacing`)."""
 
-    def __init__(self, every: float | None = None) -> None:
+    def __init__(self, pacer: Pacer | None = None) -> None:
         self.live: Live | None = None
         self.latest: Progress | None = None
         self.shown: list[str] = []   # the notices printed above the live view
-        self.every = every
-        self.last_line = time.monotonic()
-        self.last_done: int | None = None
+        self.pacer = pacer
 
     def update(self, progress: Progress) -> None:
         """The runner's progress callback."""
@@ -174,19 +169,11 @@ class _Display:
         if progress.notice and self.live is not None:
             self.live.console.print(f"[bold red]{progress.notice}[/]")
             self.shown.append(progress.notice)
-        elif progress.notice and self.every is not None:
-            console().print(progress.notice, soft_wrap=True, markup=False, highlight=False)
+        elif progress.notice and self.pacer is not None:
+            print_plain(progress.notice)
             self.shown.append(progress.notice)
-        if self.every is not None and self._line_due(progress):
-            console().print(progress_line(progress), soft_wrap=True, markup=False, highlight=False)
-
-    def _line_due(self, progress: Progress) -> bool:
-        """A line when games were stored since the last one and ``every`` seconds have passed."""
-        now = time.monotonic()
-        if progress.done == self.last_done or now - self.last_line < (self.every or 0.0):
-            return False
-        self.last_line, self.last_done = now, progress.done
-        return True
+        if self.pacer is not None and self.pacer.due(progress.done):
+            print_plain(progress_line(progress))
 
     def view(self) -> RenderableType:
         """The live display's current content, fitted to the terminal's width."""

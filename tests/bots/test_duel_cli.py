@@ -22,14 +22,30 @@ def arena(*args: str):
 
 def test_a_duel_reports_the_score_elo_and_los_of_two_bots(tmp_path):
     result = arena("duel", "greedy", "random", "--games", "40", "--seats", "2", "--seed", "1",
-                   "--workers", "1", "--home", str(tmp_path))
+                   "--workers", "1", "--progress-every", "3600", "--home", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert re.search(r"^greedy vs random over 20 deal pairs: score 0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\]$",
                      result.output, re.MULTILINE), result.output
     assert re.search(r"^  Elo [+-]\d+\.\d \[[+-]\S+, [+-]\S+\]   nElo .*   LOS \d+\.\d%$",
                      result.output, re.MULTILINE), result.output
     assert "pairs by points  0: " in result.output and "SPRT" not in result.output
-    assert "ETA" not in result.output   # not a terminal: no progress line
+    assert "ETA" not in result.output   # not a terminal: no live line, and no hour has passed
+
+
+def test_without_a_terminal_a_duel_prints_its_progress_line_now_and_then(tmp_path):
+    """A duel whose output goes to a file (an SPRT can run for hours) prints the live line's
+    text now and then (``--progress-every 0``: at every update), then its result."""
+    result = arena("duel", "greedy", "random", "--games", "40", "--seats", "2", "--seed", "1",
+                   "--workers", "1", "--progress-every", "0", "--home", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    end = next(i for i, line in enumerate(lines) if "switch: 40 games, 2 seats" in line)  # the result
+    progress = [re.fullmatch(r"duel: (\d+)/40 \d+/s ETA \S+(  greedy [01]\.\d{3} Elo [+-](\d+|inf))?", line)
+                for line in lines if line.startswith("duel: ")]
+    assert progress and all(progress), lines
+    counts = [int(m[1]) for m in progress if m is not None]
+    assert counts == sorted(set(counts)) and counts[-1] == 40
+    assert all(line.startswith(("seed: ", "duel: ")) for line in lines[:end]), lines[:end]
 
 
 def test_an_sprt_duel_stops_when_h1_is_accepted_and_plays_two_seats_unless_told(tmp_path):

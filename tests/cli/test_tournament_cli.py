@@ -436,12 +436,12 @@ def test_without_a_terminal_the_run_prints_progress_lines_as_it_goes(tmp_path: P
 def test_without_a_terminal_a_line_waits_for_its_interval_and_for_new_games(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from arena.cli import tournament as commands
+    from arena.cli import pacing, tournament as commands
     from arena.tournament.runner import Leader, Progress
 
     now = [1000.0]
-    monkeypatch.setattr(commands.time, "monotonic", lambda: now[0])
-    display = commands._Display(every=60.0)
+    monkeypatch.setattr(pacing.time, "monotonic", lambda: now[0])
+    display = commands._Display(pacing.Pacer(60.0))
     leaders = (Leader("greedy", 4, 3, 5, 0, False, 27.0, 1.0), Leader("random", 4, 1, 7, 0, False))
 
     def at(seconds: float, done: int, notice: str | None = None) -> list[str]:
