@@ -27,8 +27,7 @@ from arena.cli.options import home_option, progress_every_option, trusted_option
 from arena.cli.pacing import Pacer, print_plain
 from arena.cli.render import (
     progress_line, progress_view, render_games, render_head_to_head, render_rankings, render_report,
-    render_verification,
-    resume_command,
+    render_verification, resume_command,
 )
 from arena.errors import ConfigError
 from arena.tournament.address import parse_cluster
