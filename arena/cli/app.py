@@ -12,7 +12,9 @@ that a script can tell a mistyped command from an illegal move.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
+import os
 import sys
 from collections.abc import Iterator
 from typing import Any, Callable, NoReturn, TypeVar
@@ -113,7 +115,9 @@ def warn(message: str) -> None:
 
 
 def handles_errors(command: F) -> F:
-    """Turn library errors into one line and exit status 1, never a traceback."""
+    """Turn library errors into one line and exit status 1, never a traceback; so too a
+    failure to write the output (a full disk under ``arena run ... > log``). A closed pipe
+    (``arena ... | head``) is left to click, which exits with status 1 without a word."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -123,5 +127,20 @@ def handles_errors(command: F) -> F:
             fail(str(error))
         except KeyboardInterrupt:
             fail("interrupted", 130)
+        except OSError as error:
+            if not is_output_failure(error):
+                raise
+            sys.stdout = open(os.devnull, "w")  # nothing more to flush into it at exit
+            fail(f"cannot write the output: {error.strerror}")
 
     return wrapper  # type: ignore[return-value]
+
+
+# What writing to a file that cannot take it raises: no space, over quota, too large, an I/O error.
+OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def is_output_failure(error: OSError) -> bool:
+    """Whether ``error`` is the output failing (the library names the file of any other:
+    a store it cannot write raises its own typed error)."""
+    return error.filename is None and error.errno in OUTPUT_ERRNOS

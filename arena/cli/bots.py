@@ -141,7 +141,8 @@ class _DuelDisplay:
         """The duel's progress callback."""
         self.latest = progress
         if self.pacer is not None and self.pacer.due(progress.games):
-            print_plain(f"duel: {duel_progress_text(progress)}")
+            if not print_plain(f"duel: {duel_progress_text(progress)}"):
+                self.pacer = None  # the output cannot take it: no more lines
 
     def view(self) -> RenderableType:
         """The live line's current content."""

@@ -28,6 +28,12 @@ class Pacer:
         return True
 
 
-def print_plain(text: str) -> None:
-    """One line on stdout as it is: no markup, no highlighting, no wrapping at the width."""
-    console().print(text, soft_wrap=True, markup=False, highlight=False)
+def print_plain(text: str) -> bool:
+    """One line on stdout as it is (no markup, no highlighting, no wrapping at the width);
+    False when the output cannot take it (a full disk, a closed pipe). Progress is a view:
+    the games go on and are stored, and the command's last words report the failure."""
+    try:
+        console().print(text, soft_wrap=True, markup=False, highlight=False)
+    except OSError:
+        return False
+    return True

@@ -169,10 +169,14 @@ class _Display:
             self.live.console.print(f"[bold red]{progress.notice}[/]")
             self.shown.append(progress.notice)
         elif progress.notice and self.pacer is not None:
-            print_plain(progress.notice)
+            self._plain(progress.notice)
             self.shown.append(progress.notice)
         if self.pacer is not None and self.pacer.due(progress.done):
-            print_plain(progress_line(progress))
+            self._plain(progress_line(progress))
+
+    def _plain(self, text: str) -> None:
+        if not print_plain(text):
+            self.pacer = None  # the output cannot take it: no more lines
 
     def view(self) -> RenderableType:
         """The live display's current content, fitted to the terminal's width."""

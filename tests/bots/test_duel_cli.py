@@ -4,7 +4,10 @@ only a terminal gets."""
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 from rich.console import Console
@@ -96,3 +99,15 @@ def test_on_a_terminal_a_progress_line_runs_above_the_result(tmp_path, monkeypat
     shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())
     assert re.search(r" \d+/60 \d+/s ETA \S+  LLR -?\d\.\d\d/-?\d\.\d\d", shown), shown
     assert "SPRT nElo 0 vs 50" in shown   # the result follows the (erased) live line
+
+
+def test_a_duel_whose_output_cannot_be_written_says_so_in_one_line(tmp_path):
+    """Output to a full disk (/dev/full): the duel plays, then its result fails to print:
+    one line on stderr and status 1, not a traceback."""
+    env = {k: v for k, v in os.environ.items() if k != "ARENA_HOME"}
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "arena", "duel", "greedy", "random", "--games", "4",
+                              "--workers", "1", "--progress-every", "0", "--home", str(tmp_path)],
+                             stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=300)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == ["error: cannot write the output: No space left on device"]

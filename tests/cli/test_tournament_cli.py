@@ -7,6 +7,7 @@ the error cases each use their own workspace.
 from __future__ import annotations
 
 import csv
+import errno
 import json
 import os
 import re
@@ -459,3 +460,30 @@ def test_without_a_terminal_a_line_waits_for_its_interval_and_for_new_games(
         "bot 'random' disqualified",
         "cli: 4/6 games  0.0/s  ETA 1:45  faulty 0  leader greedy (mu-3σ 24.0, win rate 75.0%)"]
     assert display.shown == ["bot 'random' disqualified"]   # not printed again at the end
+
+
+def test_output_to_a_full_disk_is_one_line_and_the_run_still_stores_every_game(tmp_path: Path) -> None:
+    """``arena run ... > log`` where the log's disk is full (/dev/full): the progress lines
+    are a view, so the games go on and are stored; the run's last words fail to print, and
+    that is one line on stderr, status 1, no traceback."""
+    config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG)
+    env = {k: v for k, v in os.environ.items() if k != "ARENA_HOME"}
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "arena", "run", str(config), "--workers", "1",
+                              "--progress-every", "0", "--home", str(tmp_path)],
+                             stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=300)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == ["error: cannot write the output: No space left on device"]
+    with open_results(tmp_path, "cli") as store:
+        assert store.game_count() == GAMES
+
+
+def test_only_a_failing_write_of_the_output_is_reported_as_one() -> None:
+    from arena.cli.app import is_output_failure
+
+    assert is_output_failure(OSError(errno.ENOSPC, "No space left on device"))
+    assert is_output_failure(OSError(errno.EIO, "Input/output error"))
+    # a file of the library's own is named, and a closed pipe is click's (a silent status 1)
+    assert not is_output_failure(OSError(errno.ENOSPC, "No space left on device", "results/x.sqlite"))
+    assert not is_output_failure(BrokenPipeError(errno.EPIPE, "Broken pipe"))
