@@ -50,6 +50,30 @@ def test_the_command_list_gives_each_command_its_summary_as_one_flowing_text(tmp
         assert summary and summary in " ".join(listed[name].strip("│ ").split()), (name, listed[name])
 
 
+def _commands(command, path):  # type: ignore[no-untyped-def]
+    yield path, command
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _commands(sub, [*path, name])
+
+
+def test_every_bracket_of_the_help_texts_is_shown(tmp_path: Path) -> None:
+    """typer renders help with rich, whose markup takes ``[word]`` for a style and drops it:
+    ``needs arena[cluster]`` was shown as ``needs arena``. A bracket meant as text is escaped
+    (``\\[``), and then shown."""
+    import typer
+
+    shown = 0
+    for path, command in _commands(typer.main.get_command(app), []):
+        texts = [command.help or "", *(getattr(p, "help", None) or "" for p in command.params)]
+        for text in texts:
+            assert not re.search(r"(?<!\\)\[[\w.=-]+\]", text), f"arena {' '.join(path)}: {text}"
+            for escaped in re.findall(r"\\(\[[\w.=-]+\])", text):
+                output = invoke(tmp_path, *path, "--help", columns=1000).stdout
+                assert escaped in output, (path, escaped)
+                shown += 1
+    assert shown >= 1   # arena run --cluster: needs arena[cluster]
+
+
 @pytest.mark.parametrize("args", [
     ["run"],                               # a missing argument
     ["run", "x.yaml", "--workers", "two"],  # a bad value
