@@ -1,9 +1,8 @@
 """Make the helpers at the top of tests/ importable from every test folder, and write the
-bytecode the suite's processes import (compile_bytecode)."""
+bytecode the suite's processes import."""
 
 from __future__ import annotations
 
-import compileall
 import sys
 from pathlib import Path
 
@@ -11,26 +10,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
 
+from bytecode_helpers import write_bytecode
 from scheduling import ROOT, is_first, is_serial
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Name the group marker where pytest-xdist is absent too (the ordinary user's run of the
-    isolation tests has no xdist), so that it is known rather than warned about; write the
-    bytecode of the package, the bots and the tests."""
+    isolation tests has no xdist), so that it is known rather than warned about. Before the
+    test processes start, write the bytecode of the package, the bots and the tests: the suite
+    starts hundreds of Python processes (the workers of each run, the bots' templates, the
+    commands run as a user would), and with PYTHONDONTWRITEBYTECODE set each compiled what it
+    imported, a quarter of the CPU of tests/cli/test_tournament_cli.py (33 s without, 25 s with)."""
     config.addinivalue_line("markers", "xdist_group(name): tests that share one test process")
-    compile_bytecode()
-
-
-def compile_bytecode() -> None:
-    """The suite starts hundreds of Python processes (the workers of each run, the bots'
-    templates, the commands run as a user would). Where PYTHONDONTWRITEBYTECODE is set, as in
-    many containers and CI images, each would compile from source what it imports: a quarter of
-    the CPU of tests/cli/test_tournament_cli.py (33 s of CPU without the bytecode, 25 s with).
-    The files are what an installation writes (in the __pycache__ folders git ignores), and
-    each is written only when missing or out of date."""
-    for folder in ("arena", "bots", "tests"):
-        compileall.compile_dir(ROOT / folder, quiet=2, workers=1)
+    if not hasattr(config, "workerinput"):  # the main process (xdist's workers come after it)
+        for folder in ("arena", "bots", "tests"):
+            write_bytecode(ROOT / folder)
 
 
 # tryfirst: xdist's worker reads the xdist_group markers in its own hook of this name (it turns

@@ -10,7 +10,6 @@ costs little and keeps the test meaningful either way.
 
 from __future__ import annotations
 
-import compileall
 import os
 import pwd
 import shutil
@@ -18,7 +17,6 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import warnings
 from importlib import metadata
 from pathlib import Path
 from typing import Iterator
@@ -27,6 +25,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from arena.sandbox.runtime import find_python, reachable_by_others
+from bytecode_helpers import write_bytecode
 
 REPO = Path(__file__).resolve().parents[1]
 USER = "arena-ci"
@@ -60,7 +59,7 @@ def test_isolation_tests_pass_as_an_ordinary_user(folder: Path) -> None:
     shutil.copytree(REPO / "tests", tree / "tests", ignore=shutil.ignore_patterns("__pycache__", "results"))
     shutil.copy(REPO / "pyproject.toml", tree / "pyproject.toml")
     python, paths = _interpreter(folder / "site")
-    _compile(folder)
+    write_bytecode(folder)  # as an installation does: the run below may not write it
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(folder / "home"),
            "PYTHONPATH": os.pathsep.join([str(tree), *paths]), "PYTHONDONTWRITEBYTECODE": "1"}
     (folder / "home").mkdir()
@@ -77,15 +76,6 @@ def test_isolation_tests_pass_as_an_ordinary_user(folder: Path) -> None:
     assert result.returncode == 0, output[-4000:]
     assert " passed" in output and " failed" not in output and "skipped" not in output
     assert "not found" not in output  # every test named above still exists
-
-
-def _compile(folder: Path) -> None:
-    """Write the bytecode of the copied files, as an installation does: the run below sets
-    PYTHONDONTWRITEBYTECODE, and without it every process of the run (each worker and each
-    template) would compile what it imports from source, the run's largest CPU cost."""
-    with warnings.catch_warnings():  # the distributions' own (trueskill has an invalid escape)
-        warnings.simplefilter("ignore")
-        compileall.compile_dir(folder, quiet=2, workers=1)  # a file that fails fails as it did
 
 
 def _ordinary_user() -> pwd.struct_passwd | None:

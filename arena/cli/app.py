@@ -12,9 +12,8 @@ that a script can tell a mistyped command from an illegal move.
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
-import os
+import io
 import sys
 from collections.abc import Iterator
 from typing import Any, Callable, NoReturn, TypeVar
@@ -88,7 +87,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _show_version(value: bool) -> None:
     if value:
-        print(f"arena {arena.__version__}")
+        try:
+            emit(f"arena {arena.__version__}")
+        except OutputError as error:
+            fail(str(error))
         raise typer.Exit()
 
 
@@ -98,14 +100,67 @@ def main(version: bool = typer.Option(False, "--version", is_eager=True, callbac
     """Pit card-playing bots against each other at Switch and its cousins."""
 
 
+class OutputError(ArenaError):
+    """The command's output could not be written (a full disk under ``arena run ... > log``)."""
+
+
+class _Stdout:
+    """The standard output as the commands write to it: whatever ``sys.stdout`` is at the time
+    (tests capture it; rich's live display stands in for it, hence ``rich_proxied_file``). A
+    write the output cannot take is an :class:`OutputError`, and a character its encoding
+    cannot show is replaced rather than failing the command. A closed pipe (``arena ... |
+    head``) is left to click, which exits with status 1 without a word."""
+
+    @staticmethod
+    def _target() -> Any:
+        return getattr(sys.stdout, "rich_proxied_file", sys.stdout)
+
+    def write(self, text: str) -> int:
+        """Write ``text`` (its characters the encoding cannot show as ``?``)."""
+        target = self._target()
+        try:
+            try:
+                return int(target.write(text))
+            except UnicodeEncodeError:
+                encoding = getattr(target, "encoding", None) or "ascii"
+                return int(target.write(text.encode(encoding, "replace").decode(encoding)))
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(f"cannot write the output: {error.strerror}") from None
+
+    def flush(self) -> None:
+        """Flush the output (an :class:`OutputError` when it cannot take what is buffered)."""
+        try:
+            self._target().flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(f"cannot write the output: {error.strerror}") from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target(), name)
+
+
 def console() -> Console:
     """The console for normal output (a fresh one, so tests' captured stdout is honoured)."""
-    return Console(highlight=False)
+    return Console(file=_Stdout(), highlight=False)  # type: ignore[arg-type]
+
+
+def emit(text: str) -> None:
+    """One line of plain output (JSON, a version), failing as the console does."""
+    out = _Stdout()
+    out.write(text + "\n")
+    out.flush()
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    """Print one error line on stderr and exit with ``code``."""
-    print(f"error: {message}", file=sys.stderr)
+    """Print one error line on stderr and exit with ``code`` (the status alone when stderr
+    cannot take the line either)."""
+    try:
+        print(f"error: {message}", file=sys.stderr)
+    except OSError:
+        pass
     raise typer.Exit(code)
 
 
@@ -116,31 +171,25 @@ def warn(message: str) -> None:
 
 def handles_errors(command: F) -> F:
     """Turn library errors into one line and exit status 1, never a traceback; so too a
-    failure to write the output (a full disk under ``arena run ... > log``). A closed pipe
-    (``arena ... | head``) is left to click, which exits with status 1 without a word."""
+    failure to write the output (:class:`OutputError`)."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
+        except OutputError as error:
+            sys.stdout = _Discard()  # what the output could not take is not flushed at exit
+            fail(str(error))
         except ArenaError as error:
             fail(str(error))
         except KeyboardInterrupt:
             fail("interrupted", 130)
-        except OSError as error:
-            if not is_output_failure(error):
-                raise
-            sys.stdout = open(os.devnull, "w")  # nothing more to flush into it at exit
-            fail(f"cannot write the output: {error.strerror}")
 
     return wrapper  # type: ignore[return-value]
 
 
-# What writing to a file that cannot take it raises: no space, over quota, too large, an I/O error.
-OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+class _Discard(io.StringIO):
+    """An output that takes everything and keeps nothing."""
 
-
-def is_output_failure(error: OSError) -> bool:
-    """Whether ``error`` is the output failing (the library names the file of any other:
-    a store it cannot write raises its own typed error)."""
-    return error.filename is None and error.errno in OUTPUT_ERRNOS
+    def write(self, text: str) -> int:
+        return len(text)

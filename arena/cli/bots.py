@@ -28,7 +28,7 @@ from arena.cli.options import (announce_seed, home_option, progress_every_option
                                workspace_of)
 from arena.services.duel import DuelProgress, duel as run_duel
 from arena.services.duelstats import check_sprt
-from arena.cli.pacing import Pacer, print_plain
+from arena.cli.pacing import PlainLines
 from arena.cli.render import (duel_progress_text, duel_progress_view, render_bots, render_duel,
                               render_validation)
 from arena.engine.rules import DEFAULT_PRESET, load_rules
@@ -83,7 +83,7 @@ def duel(
     budget = games or (SPRT_BUDGET if test is not None else DUEL_GAMES)
     chosen_seed = announce_seed(seed)
     out = console()
-    display = _DuelDisplay(None if out.is_terminal else Pacer(progress_every))
+    display = _DuelDisplay(None if out.is_terminal else PlainLines(progress_every))
     if out.is_terminal:
         with Live(get_renderable=display.view, console=out, refresh_per_second=8, transient=True):
             result = run_duel(specs, rule_set, budget, seats, seed=chosen_seed, workers=workers,
@@ -130,19 +130,18 @@ def _sprt(bounds: tuple[float, float] | None, alpha: float | None, beta: float |
 
 
 class _DuelDisplay:
-    """Keeps the duel's latest progress for the live line; without a terminal (``pacer`` set),
+    """Keeps the duel's latest progress for the live line; without a terminal (``lines`` set),
     prints that line now and then instead (:mod:`arena.cli.pacing`)."""
 
-    def __init__(self, pacer: Pacer | None = None) -> None:
+    def __init__(self, lines: PlainLines | None = None) -> None:
         self.latest: DuelProgress | None = None
-        self.pacer = pacer
+        self.lines = lines
 
     def update(self, progress: DuelProgress) -> None:
         """The duel's progress callback."""
         self.latest = progress
-        if self.pacer is not None and self.pacer.due(progress.games):
-            if not print_plain(f"duel: {duel_progress_text(progress)}"):
-                self.pacer = None  # the output cannot take it: no more lines
+        if self.lines is not None:
+            self.lines.progress(progress.games, lambda: f"duel: {duel_progress_text(progress)}")
 
     def view(self) -> RenderableType:
         """The live line's current content."""

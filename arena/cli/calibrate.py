@@ -18,7 +18,7 @@ import typer
 from rich.console import RenderableType
 from rich.live import Live
 
-from arena.cli.app import app, console, handles_errors
+from arena.cli.app import app, console, emit, handles_errors
 from arena.cli.options import announce_seed, home_option, seed_option, trusted_option, workspace_of
 from arena.cli.render import calibration_progress_view, render_calibration
 from arena.engine.rules import DEFAULT_PRESET, RuleSet, load_rules
@@ -72,7 +72,7 @@ def calibrate(
         result = _calibrate(spec, rule_set, copies, games, seats, runs, margin, chosen, workers,
                             trusted, None)
     if as_json:
-        print(json.dumps(result.to_json()))
+        emit(json.dumps(result.to_json()))
     else:
         render_calibration(out, result)
 

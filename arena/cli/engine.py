@@ -14,7 +14,7 @@ from arena.services.bench import (
     openspiel_parameters,
 )
 from arena.services.cluster_bench import bench_cluster
-from arena.cli.app import app, console, fail, handles_errors
+from arena.cli.app import app, console, emit, fail, handles_errors
 from arena.cli.options import home_option, workspace_of
 from arena.errors import IllegalActionError, InvalidActionError
 from arena.engine.game import Game
@@ -69,7 +69,7 @@ def replay(
             render_position(out, game, names)
         _replay_moves(game, moves, as_json, out, None if names is None else seat_names(names))
         if as_json:
-            print(json.dumps(game.to_json()))
+            emit(json.dumps(game.to_json()))
         else:
             render_outcome(out, game, names)
     if stored is not None and not as_json:
@@ -94,7 +94,7 @@ def _replay_error(error: Exception, index: int, text: str, as_json: bool) -> Non
     kind = "illegal" if isinstance(error, IllegalActionError) else "invalid"
     reason = error.reason if isinstance(error, IllegalActionError) else str(error)
     if as_json:
-        print(json.dumps({"error": kind, "move_index": index, "move": text, "reason": reason}))
+        emit(json.dumps({"error": kind, "move_index": index, "move": text, "reason": reason}))
     else:
         console().print(f"[bold red]move {index} ({text!r}) is {kind}[/]: {reason}")
     raise typer.Exit(2)
@@ -129,14 +129,14 @@ def bench(
     if cluster is not None:
         compared = bench_cluster(shipped_tournaments_dir() / "demo.yaml", cluster, games)
         if as_json:
-            print(json.dumps(compared.to_json()))
+            emit(json.dumps(compared.to_json()))
         else:
             render_cluster_bench(console(), compared)
         return
     if rankings:
         timed = bench_rankings(games, seed)
         if as_json:
-            print(json.dumps(timed.to_json()))
+            emit(json.dumps(timed.to_json()))
         else:
             render_rankings_bench(console(), timed)
         return
@@ -152,14 +152,14 @@ def bench(
     if playouts:
         timed_playouts = bench_playouts(rule_set, games, seat_count, seed, tries)
         if as_json:
-            print(json.dumps(timed_playouts.to_json()))
+            emit(json.dumps(timed_playouts.to_json()))
         else:
             render_playout_bench(console(), timed_playouts)
         return
     if sandbox:
         measured = bench_sandboxed(rule_set, games, seat_count, builtin_dir() / "random.py", seed)
         if as_json:
-            print(json.dumps(measured.to_json()))
+            emit(json.dumps(measured.to_json()))
         else:
             render_sandbox_bench(console(), measured)
         return
@@ -172,6 +172,6 @@ def bench(
         if len(results) == 2:
             data["peer"] = results[1].to_json()
             data["ratio"] = round(result.games_per_s / results[1].games_per_s, 3)
-        print(json.dumps(data))
+        emit(json.dumps(data))
     else:
         render_bench(console(), results)

@@ -22,9 +22,9 @@ import typer
 from rich.console import RenderableType
 from rich.live import Live
 
-from arena.cli.app import app, console, fail, handles_errors, warn
+from arena.cli.app import app, console, emit, fail, handles_errors, warn
 from arena.cli.options import home_option, progress_every_option, trusted_option, workspace_of
-from arena.cli.pacing import Pacer, print_plain
+from arena.cli.pacing import PlainLines
 from arena.cli.render import (
     progress_line, progress_view, render_games, render_head_to_head, render_rankings, render_report,
     render_verification, resume_command,
@@ -56,7 +56,7 @@ def run(
 ) -> None:
     """Play a tournament (resuming a stopped one), with a live table, then show the rankings."""
     out = console()
-    display = _Display(None if out.is_terminal else Pacer(progress_every))
+    display = _Display(None if out.is_terminal else PlainLines(progress_every))
     path = workspace_of(home).tournament_file(file)
     _check_cluster(cluster, workers)
     _warn_about_workers(workers)
@@ -153,14 +153,14 @@ def _resume_argv(file: Path, workers: int | None, home: Path | None, trusted: bo
 
 class _Display:
     """Keeps the latest progress for the live view and prints notices (disqualifications)
-    above it; without a terminal (``pacer`` set), prints the notices and a progress line now
+    above it; without a terminal (``lines`` set), prints the notices and a progress line now
     and then instead (:mod:`arena.cli.pacing`)."""
 
-    def __init__(self, pacer: Pacer | None = None) -> None:
+    def __init__(self, lines: PlainLines | None = None) -> None:
         self.live: Live | None = None
         self.latest: Progress | None = None
         self.shown: list[str] = []   # the notices printed above the live view
-        self.pacer = pacer
+        self.lines = lines
 
     def update(self, progress: Progress) -> None:
         """The runner's progress callback."""
@@ -168,15 +168,11 @@ class _Display:
         if progress.notice and self.live is not None:
             self.live.console.print(f"[bold red]{progress.notice}[/]")
             self.shown.append(progress.notice)
-        elif progress.notice and self.pacer is not None:
-            self._plain(progress.notice)
+        elif progress.notice and self.lines is not None:
+            self.lines.notice(progress.notice)
             self.shown.append(progress.notice)
-        if self.pacer is not None and self.pacer.due(progress.done):
-            self._plain(progress_line(progress))
-
-    def _plain(self, text: str) -> None:
-        if not print_plain(text):
-            self.pacer = None  # the output cannot take it: no more lines
+        if self.lines is not None:
+            self.lines.progress(progress.done, lambda: progress_line(progress))
 
     def view(self) -> RenderableType:
         """The live display's current content, fitted to the terminal's width."""
@@ -202,7 +198,7 @@ def rankings(
                 {"bot": a, "opponent": b, "games": c.games, "ahead": c.ahead, "behind": c.behind}
                 for (a, b), c in sorted(table.head_to_head.items())
             ]
-        print(json.dumps(data))
+        emit(json.dumps(data))
         return
     render_rankings(console(), table)
     if h2h:
@@ -231,7 +227,7 @@ def games(
                  f"(its bots: {', '.join(sorted(store.bot_versions()))})")
         page = GamePage.select(store.games(), bot, faults, offset, limit, last)
     if as_json:
-        print(json.dumps(games_json(page.records)))
+        emit(json.dumps(games_json(page.records)))
     else:
         render_games(console(), page.records, page.matched, page.first)
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import atexit
 import compileall
+import importlib.util
 import logging
 import os
 import shutil
 import stat
+import struct
 import sys
 import tempfile
 from pathlib import Path
@@ -60,7 +62,7 @@ class Runtime:
         if filters is not None:
             (self.rt / BOT_FILTER).write_bytes(filters[0])
             (self.rt / COMMAND_FILTER).write_bytes(filters[1])
-        compileall.compile_dir(self.rt, quiet=2, workers=1)
+        compile_runtime(self.rt)
         _make_world_readable(self.rt)
 
     def remove(self) -> None:
@@ -70,31 +72,68 @@ class Runtime:
 
 
 def copy_compiled(source: Path, target: Path) -> None:
-    """Copy a package's files, with the bytecode this Python caches for them, for
-    ``compileall`` to bring up to date: it compiles only a module whose bytecode is missing or
-    does not match its source (the header holds the source's mtime and size, which the copy
-    keeps). Every worker builds a runtime, and compiling the whole package costs it about
-    0.17 s of CPU where an installed package, or one already imported, has its bytecode."""
+    """Copy a package's files, with the bytecode of each module that is up to date: this
+    Python's, readable, its header matching the source's mtime and size as an import checks
+    them (:func:`_fresh_bytecode`; the copy keeps the mtime). ``compile_runtime`` then compiles
+    only what is missing. Every worker builds a runtime, and compiling the whole package costs
+    it about 0.17 s of CPU where an installed package, or one already imported, has its
+    bytecode."""
     own = f".{sys.implementation.cache_tag}.pyc"
 
     def left_out(folder: str, names: list[str]) -> set[str]:
         in_cache = os.path.basename(folder) == "__pycache__"
         return {name for name in names if not _copied(folder, name, in_cache, own)}
 
-    shutil.copytree(source, target, ignore=left_out)
+    shutil.copytree(source, target, ignore=left_out, copy_function=_copy_unless_gone)
+
+
+def compile_runtime(folder: Path) -> None:
+    """Byte-compile ``folder`` into its own ``__pycache__`` folders, where the bot host (run
+    with ``-I``, which ignores PYTHONPYCACHEPREFIX) looks, whatever prefix this Python has."""
+    prefix, sys.pycache_prefix = sys.pycache_prefix, None
+    try:
+        compileall.compile_dir(folder, quiet=2, workers=1)
+    finally:
+        sys.pycache_prefix = prefix
 
 
 def _copied(folder: str, name: str, in_cache: bool, own: str) -> bool:
-    """Whether the runtime takes the package's file or folder ``name``: not its data, nor
-    bytecode of another Python (or optimized, or outside ``__pycache__``), nor bytecode this
-    user cannot read (compiled again, as an import would do)."""
-    if name == "py.typed" or name.endswith(".yaml"):
+    """Whether the runtime takes the package's file or folder ``name``: not its data, and in
+    ``__pycache__`` only up-to-date bytecode of this Python (not another Python's, an optimized
+    one, one being written, nor one this user cannot read: those are compiled again)."""
+    if in_cache:
+        return name.endswith(own) and _fresh_bytecode(
+            os.path.join(folder, name), os.path.join(os.path.dirname(folder), name[: -len(own)] + ".py"))
+    if name == "py.typed" or name.endswith((".yaml", ".pyc")):
         return False
-    if name.endswith(".pyc"):
-        return in_cache and name.endswith(own) and os.access(os.path.join(folder, name), os.R_OK)
     if name == "__pycache__":
         return os.access(os.path.join(folder, name), os.R_OK | os.X_OK)
     return True
+
+
+def _fresh_bytecode(bytecode: str, source: str) -> bool:
+    """Whether ``bytecode`` is what an import of ``source`` would use: this Python's magic
+    number, a timestamp header (flags 0) and the source's mtime and size."""
+    try:
+        with open(bytecode, "rb") as file:
+            header = file.read(16)
+        info = os.stat(source)
+    except OSError:
+        return False
+    expected = struct.pack("<4sLLL", importlib.util.MAGIC_NUMBER, 0, int(info.st_mtime) & 0xFFFFFFFF,
+                           info.st_size & 0xFFFFFFFF)
+    return header == expected
+
+
+def _copy_unless_gone(source: str, target: str) -> str:
+    """shutil.copy2, except that bytecode replaced or removed since the folder was listed
+    is skipped (compiled again instead)."""
+    try:
+        return shutil.copy2(source, target)
+    except FileNotFoundError:
+        if source.endswith(".pyc"):
+            return target
+        raise
 
 
 def sweep_stale_runtimes() -> None:

@@ -156,12 +156,14 @@ def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None
     plan = duel_plan(specs, rules, games, seats, seed=seed, workers=workers)
     scores = DuelScores(plan.config.bot_names, plan.config.seats, len(deal_seatings(plan.config)),
                         sprt)
-    relay = None if progress is None else _Relay(progress, scores, games).send
+    relay = None if progress is None else _Relay(progress, scores, games)
     with tempfile.TemporaryDirectory(prefix="arena-duel-") as folder:
         report = run_plan(plan, folder, max_games=games, trusted=trusted, disqualify=False,
-                          progress=relay, on_game=scores.add)
+                          progress=None if relay is None else relay.send, on_game=scores.add)
         if report.interrupted:
             raise KeyboardInterrupt
+        if relay is not None:
+            relay.finish()
         assert report.seed is not None  # the runner settles it before the first game
         with Store.open(report.store_path, readonly=True) as store:
             # The games the scores counted: any played after the SPRT decided are left out.
@@ -170,19 +172,34 @@ def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None
 
 
 class _Relay:
-    """Turns the runner's progress into :class:`DuelProgress`, at most every PROGRESS_EVERY s."""
+    """Turns the runner's progress into :class:`DuelProgress`, at most every PROGRESS_EVERY s,
+    and the duel's last count once it has ended (:meth:`finish`)."""
 
     def __init__(self, progress: DuelProgressCallback, scores: DuelScores, budget: int) -> None:
         self.progress, self.scores, self.budget = progress, scores, budget
         self.last = -PROGRESS_EVERY
+        self.elapsed = 0.0
+        self.sent: int | None = None   # the count of games of the last snapshot sent
 
     def send(self, state: Progress) -> None:
+        """The runner's progress callback."""
+        self.elapsed = state.elapsed
         now = time.monotonic()
         if now - self.last < PROGRESS_EVERY:
             return
         self.last = now
+        self._snapshot()
+
+    def finish(self) -> None:
+        """The last count, unless it was sent already (the runner's last word can come within
+        PROGRESS_EVERY of the one before)."""
+        if self.sent != self.scores.games:
+            self._snapshot()
+
+    def _snapshot(self) -> None:
         first = self.scores.bots[0]
-        self.progress(DuelProgress(self.scores.games, self.budget, state.elapsed, first,
+        self.sent = self.scores.games
+        self.progress(DuelProgress(self.scores.games, self.budget, self.elapsed, first,
                                    self.scores.estimate(first), self.scores.outcome))
 
 

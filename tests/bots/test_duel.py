@@ -190,7 +190,19 @@ def test_the_progress_callback_sees_the_games_counted_so_far(tmp_path):
     assert seen, "no progress while 40 games were played"
     assert [p.games for p in seen] == sorted(p.games for p in seen)
     assert all(p.budget == 40 and p.first == "greedy" and p.sprt is not None for p in seen)
-    assert seen[-1].games <= result.games
+    assert seen[-1].games == result.games   # the last count is sent, however soon it came
+
+
+def test_the_last_count_is_sent_however_soon_after_the_one_before(tmp_path, monkeypatch):
+    """The relay sends at most one snapshot every PROGRESS_EVERY seconds; the duel's end is
+    sent anyway (a piped duel's last line then says where it stopped)."""
+    import arena.services.duel as duel_service
+
+    monkeypatch.setattr(duel_service, "PROGRESS_EVERY", 1e9)   # only the first gets through
+    seen = []
+    result = duel(builtins(tmp_path, "greedy", "random"), load_rules("switch"), 12, 2, seed=5,
+                  workers=1, progress=seen.append)
+    assert result.games == 12 and seen[-1].games == 12 and len(seen) <= 2
 
 
 def test_a_command_bots_stderr_comes_with_its_fault(tmp_path):

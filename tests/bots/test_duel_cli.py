@@ -1,13 +1,10 @@
-"""`arena duel` through the CLI: the scores, `--sprt` and its refusals, and the live line that
-only a terminal gets."""
+"""`arena duel` through the CLI: the scores, `--sprt` and its refusals, the live line of a
+terminal and the lines printed without one."""
 
 from __future__ import annotations
 
 import io
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 from rich.console import Console
@@ -15,6 +12,7 @@ from typer.testing import CliRunner
 
 import arena.cli.bots as bot_commands
 from arena.cli import app
+from cli_helpers import into_full_disk
 
 runner = CliRunner()
 
@@ -104,10 +102,6 @@ def test_on_a_terminal_a_progress_line_runs_above_the_result(tmp_path, monkeypat
 def test_a_duel_whose_output_cannot_be_written_says_so_in_one_line(tmp_path):
     """Output to a full disk (/dev/full): the duel plays, then its result fails to print:
     one line on stderr and status 1, not a traceback."""
-    env = {k: v for k, v in os.environ.items() if k != "ARENA_HOME"}
-    with open("/dev/full", "w") as full:
-        run = subprocess.run([sys.executable, "-m", "arena", "duel", "greedy", "random", "--games", "4",
-                              "--workers", "1", "--progress-every", "0", "--home", str(tmp_path)],
-                             stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=300)
-    assert run.returncode == 1
-    assert run.stderr.splitlines() == ["error: cannot write the output: No space left on device"]
+    run = into_full_disk(tmp_path, "duel", "greedy", "random", "--games", "4", "--workers", "1",
+                         "--progress-every", "0")
+    assert (run.returncode, run.stderr) == (1, "error: cannot write the output: No space left on device\n")

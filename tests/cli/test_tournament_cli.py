@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import errno
+import io
 import json
 import os
 import re
@@ -24,7 +25,7 @@ from arena.tournament import Store
 from arena.tournament.errors import StoreWriteError
 from arena.tournament.replay import open_results, stored_game
 from arena.tournament.shipment import code_identity
-from cli_helpers import error_line, invoke, runner
+from cli_helpers import error_line, into_full_disk, invoke, runner
 
 FIRST_LEGAL = Path(__file__).resolve().parents[1] / "tournament" / "bots" / "first_legal.py"
 CONFIG = f"name: cli\nseats: 3\nbots: [random, greedy, {FIRST_LEGAL}]\nrounds: 2\nseed: 4\n"
@@ -442,7 +443,7 @@ def test_without_a_terminal_a_line_waits_for_its_interval_and_for_new_games(
 
     now = [1000.0]
     monkeypatch.setattr(pacing.time, "monotonic", lambda: now[0])
-    display = commands._Display(pacing.Pacer(60.0))
+    display = commands._Display(pacing.PlainLines(60.0))
     leaders = (Leader("greedy", 4, 3, 5, 0, False, 27.0, 1.0), Leader("random", 4, 1, 7, 0, False))
 
     def at(seconds: float, done: int, notice: str | None = None) -> list[str]:
@@ -468,22 +469,35 @@ def test_output_to_a_full_disk_is_one_line_and_the_run_still_stores_every_game(t
     that is one line on stderr, status 1, no traceback."""
     config = tmp_path / "cli.yaml"
     config.write_text(CONFIG)
-    env = {k: v for k, v in os.environ.items() if k != "ARENA_HOME"}
-    with open("/dev/full", "w") as full:
-        run = subprocess.run([sys.executable, "-m", "arena", "run", str(config), "--workers", "1",
-                              "--progress-every", "0", "--home", str(tmp_path)],
-                             stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=300)
-    assert run.returncode == 1
-    assert run.stderr.splitlines() == ["error: cannot write the output: No space left on device"]
+    run = into_full_disk(tmp_path, "run", str(config), "--workers", "1", "--progress-every", "0")
+    assert (run.returncode, run.stderr) == (1, "error: cannot write the output: No space left on device\n")
     with open_results(tmp_path, "cli") as store:
         assert store.game_count() == GAMES
+    for command in (["rankings", "cli", "--json"], ["rankings", "cli"]):  # plain JSON, a rich table
+        shown = into_full_disk(tmp_path, *command)
+        assert (shown.returncode, shown.stderr) == (1, "error: cannot write the output: No space left "
+                                                       "on device\n"), command
 
 
-def test_only_a_failing_write_of_the_output_is_reported_as_one() -> None:
-    from arena.cli.app import is_output_failure
+def test_the_output_says_what_it_cannot_take_and_shows_what_its_encoding_cannot(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.cli.app import OutputError, console, emit
 
-    assert is_output_failure(OSError(errno.ENOSPC, "No space left on device"))
-    assert is_output_failure(OSError(errno.EIO, "Input/output error"))
-    # a file of the library's own is named, and a closed pipe is click's (a silent status 1)
-    assert not is_output_failure(OSError(errno.ENOSPC, "No space left on device", "results/x.sqlite"))
-    assert not is_output_failure(BrokenPipeError(errno.EPIPE, "Broken pipe"))
+    class Full(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    with pytest.raises(OutputError, match="^cannot write the output: No space left on device$"):
+        emit("{}")
+    # a closed pipe stays a BrokenPipeError, which click turns into a silent status 1
+    monkeypatch.setattr(Full, "write", lambda self, text: (_ for _ in ()).throw(BrokenPipeError()))
+    with pytest.raises(BrokenPipeError):
+        emit("{}")
+    # a terminal or file in Latin-1: the sigma of the tables is shown as '?' instead of failing
+    latin = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    monkeypatch.setattr(sys, "stdout", latin)
+    console().print("mu-3σ  café", markup=False)
+    latin.flush()
+    assert latin.buffer.getvalue().decode("latin-1") == "mu-3?  café\n"  # type: ignore[attr-defined]
