@@ -100,21 +100,25 @@ def test_a_worker_killed_mid_run_changes_nothing_in_the_stored_games(
 
 def test_ctrl_c_on_a_cluster_keeps_the_finished_games_closes_the_bots_and_resumes(
         tmp_path: Path, cluster: Client) -> None:
-    config = write_config(tmp_path, rounds=8)
+    # Ctrl-C at the run's first progress report, a quarter of a second in: five games are
+    # stored before it, and 187 are left, which no machine plays in that time (a sandboxed game
+    # costs milliseconds). Waiting for five games of this run instead raced the run's end: on a
+    # fast machine the first report came after the last game.
+    config = write_config(tmp_path, rounds=16)
+    assert run_tournament(config, tmp_path, cluster=cluster.scheduler.address, max_games=5).stored == 5
 
     def ctrl_c(progress: Progress) -> None:
-        if progress.stored >= 5:
-            raise KeyboardInterrupt
+        raise KeyboardInterrupt
 
     stopped = run_tournament(config, tmp_path, cluster=cluster.scheduler.address, progress=ctrl_c)
-    assert stopped.interrupted and 5 <= stopped.stored < 96
+    assert stopped.interrupted and 5 <= stopped.stored < 192
     workers = cluster.run(os.getpid).values()
     assert wait_until_gone([p for p in bot_processes() for pid in workers
                             if f"arena-sandbox-{pid}-" in command_line(p)]) == []
     resumed = run_tournament(config, tmp_path, cluster=cluster.scheduler.address)
-    assert resumed.complete and resumed.played == 96 - stopped.stored
+    assert resumed.complete and resumed.played == 192 - stopped.stored
     with open_results(tmp_path, "cluster") as store:
-        assert [g.game_id for g in store.games(moves=False)] == list(range(96))
+        assert [g.game_id for g in store.games(moves=False)] == list(range(192))
 
 
 def test_a_worker_refuses_a_bot_that_arrives_changed(
