@@ -90,7 +90,7 @@ def _show_version(value: bool) -> None:
         try:
             emit(f"arena {arena.__version__}")
         except OutputError as error:
-            fail(str(error))
+            _output_failed(error)
         raise typer.Exit()
 
 
@@ -118,28 +118,31 @@ class _Stdout:
     def write(self, text: str) -> int:
         """Write ``text`` (its characters the encoding cannot show as ``?``)."""
         target = self._target()
-        try:
+        with _as_output_error():
             try:
                 return int(target.write(text))
             except UnicodeEncodeError:
                 encoding = getattr(target, "encoding", None) or "ascii"
                 return int(target.write(text.encode(encoding, "replace").decode(encoding)))
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise OutputError(f"cannot write the output: {error.strerror}") from None
 
     def flush(self) -> None:
         """Flush the output (an :class:`OutputError` when it cannot take what is buffered)."""
-        try:
+        with _as_output_error():
             self._target().flush()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise OutputError(f"cannot write the output: {error.strerror}") from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._target(), name)
+
+
+@contextlib.contextmanager
+def _as_output_error() -> Iterator[None]:
+    """An OSError of the output as an :class:`OutputError`, except a closed pipe (click's)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(f"cannot write the output: {error.strerror}") from None
 
 
 def console() -> Console:
@@ -178,14 +181,20 @@ def handles_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except OutputError as error:
-            sys.stdout = _Discard()  # what the output could not take is not flushed at exit
-            fail(str(error))
+            _output_failed(error)
         except ArenaError as error:
             fail(str(error))
         except KeyboardInterrupt:
             fail("interrupted", 130)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _output_failed(error: OutputError) -> NoReturn:
+    """Say so on stderr and exit 1, with the output set aside: what it could not take is not
+    flushed into it again at exit."""
+    sys.stdout = _Discard()
+    fail(str(error))
 
 
 class _Discard(io.StringIO):

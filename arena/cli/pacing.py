@@ -11,30 +11,16 @@ from arena.cli.app import OutputError, console
 DEFAULT_EVERY_S = 60.0
 
 
-class Pacer:
-    """Says when a progress line is due: at most one every ``every`` seconds, and only when
-    the count of games moved since the last one."""
+class PlainLines:
+    """The progress of a command whose output is not a terminal: a line at most every
+    ``every`` seconds and only when the count of games moved since the last one, a notice at
+    once, and nothing more once the output has failed to take a line (progress is a view: the
+    games go on and are stored, and the command's last words report the failure)."""
 
     def __init__(self, every: float) -> None:
         self.every = every
         self.last_time = time.monotonic()
         self.last_count: int | None = None
-
-    def due(self, count: int) -> bool:
-        """Whether to print a line for ``count`` games now (and if so, count it printed)."""
-        now = time.monotonic()
-        if count == self.last_count or now - self.last_time < self.every:
-            return False
-        self.last_time, self.last_count = now, count
-        return True
-
-
-class PlainLines:
-    """The progress of a command whose output is not a terminal: a line when its :class:`Pacer`
-    says so, a notice at once, and nothing more once the output has failed to take a line."""
-
-    def __init__(self, every: float) -> None:
-        self.pacer = Pacer(every)
         self.broken = False
 
     def notice(self, text: str) -> None:
@@ -43,20 +29,17 @@ class PlainLines:
 
     def progress(self, count: int, line: Callable[[], str]) -> None:
         """``line()`` printed if a line is due for ``count`` games."""
-        if self.pacer.due(count):
-            self._print(line())
+        now = time.monotonic()
+        if count == self.last_count or now - self.last_time < self.every:
+            return
+        self.last_time, self.last_count = now, count
+        self._print(line())
 
     def _print(self, text: str) -> None:
-        if not self.broken and not print_plain(text):
+        """One line on stdout as it is: no markup, highlighting, emoji or wrapping."""
+        if self.broken:
+            return
+        try:
+            console().print(text, soft_wrap=True, markup=False, highlight=False, emoji=False)
+        except (OSError, OutputError):  # a closed pipe, a full disk
             self.broken = True
-
-
-def print_plain(text: str) -> bool:
-    """One line on stdout as it is (no markup, no highlighting, no wrapping at the width);
-    False when the output cannot take it (a full disk, a closed pipe). Progress is a view:
-    the games go on and are stored, and the command's last words report the failure."""
-    try:
-        console().print(text, soft_wrap=True, markup=False, highlight=False, emoji=False)
-    except (OSError, OutputError):
-        return False
-    return True
