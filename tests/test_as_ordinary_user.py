@@ -15,7 +15,6 @@ import pwd
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 from importlib import metadata
 from pathlib import Path
@@ -126,7 +125,6 @@ def _interpreter(site: Path) -> tuple[str, list[str]]:
 
 def _copy_distributions(site: Path) -> None:
     """Copy the files of the ROOTS distributions and of everything they require."""
-    base = Path(sysconfig.get_paths()["purelib"])
     todo, seen = list(ROOTS), set()
     while todo:
         name = todo.pop()
@@ -135,6 +133,9 @@ def _copy_distributions(site: Path) -> None:
             continue
         seen.add(key)
         dist = metadata.distribution(name)
+        # the site-packages folder it is installed in: this environment's, or, in a venv with
+        # --system-site-packages, the system's (the venv's purelib would miss it)
+        base = Path(dist.locate_file(""))
         for file in dist.files or ():
             source = Path(dist.locate_file(file))
             if source.is_file() and base in source.parents and "__pycache__" not in source.parts:
