@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 
 from arena.engine.actions import Play
 from arena.engine.cards import CARDS, NAMES
+from arena.engine.rules import DRAWN_CARD_OPTIONAL
 from arena.engine.steps import (STANDARD, finish_error, first_card_error, first_card_ok, follow, mixes,
                                 opened_with, role_candidates, role_first_ok)
 
@@ -229,8 +230,9 @@ def legal_plays(game: Game) -> list[Play]:
     hand = sorted(game.hands[game.to_move])
     drawn = game.drawn_card
     firsts = [c for c in hand if first_card_ok(game, c)]
-    if drawn >= 0 and rules.after_draw == "may-play":
-        firsts = [c for c in firsts if c == drawn]  # L9, F4, W3: the drawn card leads the play
+    if drawn >= 0 and rules.after_draw in DRAWN_CARD_OPTIONAL:
+        firsts = [c for c in firsts if c == drawn]  # F4, W3, B6, I5, L9: the drawn card leads
+    alone = drawn >= 0 and rules.after_draw == "may-play-alone"  # B6, I5: nothing follows it
     search = _Search(game, hand)
     sequences: list[tuple[list[int], list[int]]] = []
     for card in firsts:
@@ -240,6 +242,8 @@ def legal_plays(game: Game) -> list[Play]:
         else:
             sequences.append(([card], [card]))
             roles = [card]
+        if alone:
+            continue
         starts = [([card], [role], opened_with(rules, 0, role), 0) for role in roles]
         shortest: Kept = {}
         longest: Kept = {}

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, Sequence
 from arena.engine.actions import DRAW, PASS, Action, ActionType, Draw, Pass, Play
 from arena.engine.cards import NAMES, RANK_OF, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
-from arena.engine.rules import RuleSet
+from arena.engine.rules import DRAWN_CARD_OPTIONAL, RuleSet
 from arena.engine import legality
 from arena.engine.effects import apply_penalties, apply_table_effects, live_cards
 from arena.engine.steps import first_card_ok
@@ -341,8 +341,8 @@ class Game:
         if self.pending_skip:
             return [*plays, PASS]  # B3, I2: answer the skip or accept it
         if self.drawn_card >= 0:
-            if rules.after_draw == "may-play":
-                return [*plays, PASS]  # F4, W3, L9: play the drawn card or end the turn
+            if rules.after_draw in DRAWN_CARD_OPTIONAL:
+                return [*plays, PASS]  # F4, W3, B6, I5, L9: play the drawn card or end the turn
             return plays or [DRAW]  # pragma: no cover - a drawn playable card always plays
         return [*plays, DRAW] if rules.draw_when == "any" or not plays else plays
 
@@ -369,7 +369,7 @@ class Game:
         if self.pending_skip or self.rules.open_turn:
             return False  # an open turn's pass and draw are also choices beside plays
         if self.drawn_card >= 0:
-            return self.rules.after_draw != "may-play"
+            return self.rules.after_draw not in DRAWN_CARD_OPTIONAL
         return self.rules.draw_when != "any"
 
     def next_cards(self, prefix: Sequence[int], roles: Sequence[int] | None = None) -> list[Card]:
@@ -435,7 +435,7 @@ class Game:
         if self.pending_kind is not None:
             return "a pending penalty can be answered" if stuck_only and legality.legal_plays(self) else None
         if self.drawn_card >= 0:
-            if self.rules.after_draw == "may-play":
+            if self.rules.after_draw in DRAWN_CARD_OPTIONAL:
                 return "one card has been drawn: play it or pass"
             return "the drawn card can be played and must be (C4)"
         if stuck_only and legality.legal_plays(self):
@@ -613,10 +613,23 @@ class Game:
             return  # the same seat plays any legal card, draws again or passes
         if after == "must-play":
             self._after_must_play_draw(seat)
-        elif after == "may-play" and first_card_ok(self, self.hands[seat][-1]):
-            self.drawn_card = self.hands[seat][-1]  # F4, W3, L9: the seat may play it or pass
-        else:
+        elif not (after in DRAWN_CARD_OPTIONAL and self._keep_drawn_card(seat)):
             self._end_turn(self._next_seat(seat, 0))
+
+    def _keep_drawn_card(self, seat: int) -> bool:
+        """F4, W3, B6, I5, L9: whether the card just drawn can be played; if so it becomes
+        ``drawn_card`` and the seat may play it or pass, else the turn ends by itself."""
+        card = self.hands[seat][-1]
+        if not first_card_ok(self, card):
+            return False
+        self.drawn_card = card
+        # A card that fits may still make no play: a queen with nothing to cover it (L7), or
+        # at all where the drawn card goes down alone (B2, B6). A set or opener play can always
+        # be the card alone, which cannot empty the hand of a seat that just drew.
+        if self.rules.chained and not legality.legal_plays(self):
+            self.drawn_card = -1
+            return False
+        return True
 
     def _after_must_play_draw(self, seat: int) -> None:
         """C4: play a playable drawn card, or draw again while draws and stock last."""

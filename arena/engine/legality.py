@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Sequence
 from arena.engine import chains, moves
 from arena.engine.actions import Play
 from arena.engine.cards import NAMES
-from arena.engine.rules import RuleSet
-from arena.engine.steps import finish_error, mixes
+from arena.engine.rules import DRAWN_CARD_OPTIONAL, RuleSet
+from arena.engine.steps import finish_error, first_card_ok, mixes
 
 if TYPE_CHECKING:
     from arena.engine.game import Game
@@ -65,11 +65,16 @@ def play_error(game: Game, play: Play) -> str | None:
 
 
 def _drawn_card_error(game: Game, cards: Sequence[int]) -> str | None:
-    """C4, F4, W3, L9: a play after a draw includes the drawn card (or starts with it)."""
+    """C4, F4, W3, B6, I5, L9: a play after a draw includes the drawn card (``drawing.after_draw``
+    must-play), is the drawn card alone (may-play-alone), or starts with it (may-play)."""
     drawn = game.drawn_card
     if drawn < 0:
         return None
-    if game.rules.after_draw == "may-play":
+    after = game.rules.after_draw
+    if after == "may-play-alone":
+        if len(cards) != 1 or cards[0] != drawn:
+            return f"after drawing, only the drawn card {NAMES[drawn]} may be played, alone"
+    elif after == "may-play":
         if cards[0] != drawn:
             return f"after drawing, a play must start with the drawn card {NAMES[drawn]}"
     elif drawn not in cards:
@@ -116,6 +121,12 @@ def legal_plays(game: Game) -> list[Play]:
 def next_cards(game: Game, prefix: Sequence[int], roles: Sequence[int] | None = None) -> list[int]:
     """The cards of the hand that may be laid after the partial play ``prefix`` (empty: the legal
     first cards), sorted by code; ``roles`` gives what the prefix's jokers stand for (L8)."""
+    drawn, after = game.drawn_card, game.rules.after_draw
+    if drawn >= 0 and after in DRAWN_CARD_OPTIONAL:
+        if prefix and after == "may-play-alone":
+            return []  # B6, I5: the drawn card goes down alone
+        if not prefix:  # the drawn card leads the play, if it can
+            return [drawn] if first_card_ok(game, drawn) else []
     if game.rules.chained:
         return chains.next_cards(game, prefix, roles)
     return moves.next_cards(game, prefix)

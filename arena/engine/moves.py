@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from arena.engine.actions import Play
 from arena.engine.cards import CARDS, NAMES, RANK_OF, SUIT_OF
-from arena.engine.rules import RuleSet
+from arena.engine.rules import DRAWN_CARD_OPTIONAL, RuleSet
 from arena.engine.steps import (can_follow, clashing, finish_error, first_card_error, first_card_ok,
                                 mixes, opened_after)
 
@@ -99,8 +99,11 @@ def legal_plays(game: Game) -> list[Play]:
         openers = [c for c in hand if c in fits]
     if not openers:
         return []
-    if game.drawn_card >= 0 and rules.after_draw == "may-play":
-        openers = [c for c in openers if c == game.drawn_card]  # F4, W3, L9: it leads the play
+    if game.drawn_card >= 0 and rules.after_draw in DRAWN_CARD_OPTIONAL:
+        openers = [c for c in openers if c == game.drawn_card]  # F4, W3, B6, I5, L9: it leads
+        if rules.after_draw == "may-play-alone":
+            # B6, I5: it goes down alone (never the hand's last card: the seat drew it)
+            return _lone_card_plays(rules, openers)
     if rules.single_card_fast and game.drawn_card < 0:
         return _lone_card_plays(rules, openers)  # one card a play: each opener is its play
     if rules.max_cards == 1 or not rules.sets:

@@ -17,7 +17,7 @@ import copy
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, cast
+from typing import Any, Callable, Final, cast
 
 from arena.engine.actions import Play
 from arena.engine.cards import CARDS, NAMES, RANK_OF
@@ -31,6 +31,12 @@ __all__ = ["PLAIN", "Power", "RuleSet", "build_rules", "load_rules", "merge_sett
 _Keys = Keys[RulesError]
 
 DEFAULT_PRESET = "switch"
+# What a draw leaves the seat (``drawing.after_draw``): the turn ends (S); a playable drawn card
+# must be played, in a play that includes it (C4); it may lead a play (L9; where a play is one
+# card, F4 and W3, that is the card alone) or go down alone (B6, I5), or the seat passes; or the
+# turn goes on (O3).
+AFTER_DRAW: Final = ("end", "must-play", "may-play", "may-play-alone", "continue")
+DRAWN_CARD_OPTIONAL: Final = ("may-play", "may-play-alone")  # play the drawn card, or pass
 DEFAULT_POINTS = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}  # F7's table sets A to 20
 
 
@@ -311,7 +317,7 @@ def _drawing(drawing: _Keys) -> dict[str, Any]:
     values = {
         "draw_when": drawing.choice("when", ("stuck", "any"), "stuck"),
         "draws_per_turn": drawing.take("per_turn", int, 1, lambda v: v >= 1, "an integer >= 1"),
-        "after_draw": drawing.choice("after_draw", ("end", "must-play", "may-play", "continue"), "end"),
+        "after_draw": drawing.choice("after_draw", AFTER_DRAW, "end"),
         "recycles": drawing.take("recycles", int, None, lambda v: v >= 0,
                                  "an integer >= 0 or null (unlimited)"),
         "recycle_at": drawing.choice("recycle_at", ("draw", "empty"), "draw"),
@@ -489,8 +495,8 @@ def _check_combinations(rules: RuleSet, refuse: Callable[[str, str], RulesError]
         raise refuse("play.skips", "'pending' needs a card with the 'skip' power")
     if rules.after_draw == "must-play" and rules.draw_when == "any":
         raise refuse("drawing.after_draw", "'must-play' (C4) needs drawing.when 'stuck'")
-    if rules.after_draw == "may-play" and rules.draws_per_turn != 1:
-        raise refuse("drawing.per_turn", "'may-play' draws one card: per_turn must be 1")
+    if rules.after_draw in DRAWN_CARD_OPTIONAL and rules.draws_per_turn != 1:
+        raise refuse("drawing.per_turn", f"'{rules.after_draw}' draws one card: per_turn must be 1")
     if rules.max_cards == 1 and (rules.runs or rules.pickup_chain or rules.any_cover):
         raise refuse("play.max_cards", "one card per play cannot hold runs, pickup chains or covers")
     if rules.any_cover and rules.inert_after_opener:

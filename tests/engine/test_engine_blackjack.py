@@ -189,15 +189,35 @@ def test_B5_leaving_one_card_without_the_announcement_draws_two():
 # -- B6 drawing, recycling, blocked -----------------------------------------------------------
 
 
-def test_B6_drawing_only_when_no_play_is_legal_then_the_drawn_card_may_lead_a_play_or_pass():
-    """B6: with 3H playable there is no draw; stuck on 9C, the drawn 7C may be played (it alone:
-    no club follows it) or the turn ended with a pass that does not count toward a block."""
+def test_B6_drawing_only_when_no_play_is_legal_then_the_drawn_card_may_be_played_or_pass():
+    """B6: with 3H playable there is no draw; stuck on 9C, the drawn 7C may be played or the
+    turn ended with a pass that does not count toward a block."""
     assert not legal(table("3H 5S 4D"), "draw")
     game = table("5S 4D 4H", top="9C", stock="7C")
     game.apply("draw")
     assert texts(game.legal_actions()) == ["7C", "pass"]
     game.apply("pass")
     assert game.to_move == 1 and game.passes_in_row == 0
+
+
+def test_B6_after_a_draw_a_drawn_7_goes_down_alone_without_its_suit():
+    """B6 (as W3, F4: the drawn card "and only it"; a play that starts with it is L9's rule, not
+    this one): stuck on 7H holding 5C, seat 0 draws 7C. It may lay 7C or pass, but not 7C 5C,
+    which would lay a card it could not play before drawing."""
+    game = table("5S 4D 5C", top="7H", stock="7C")
+    assert texts(game.legal_actions()) == ["draw"]
+    game.apply("draw")
+    assert texts(game.legal_actions()) == ["7C", "pass"]
+    assert not legal(game, "7C 5C")
+
+
+def test_B6_a_drawn_queen_cannot_go_down_alone_so_the_turn_ends_by_itself():
+    """B6 with B2: a queen must be covered in the same play, and after a draw only the drawn
+    card may be laid; a drawn queen that fits can therefore not be played, and the turn ends by
+    itself (W3), as after any draw that cannot be played."""
+    game = table("5S 4D 3C", top="9H", stock="QH")
+    game.apply("draw")
+    assert game.to_move == 1 and hand(game, 0) == ["3C", "4D", "5S", "QH"]
 
 
 def test_B6_recycling_is_unlimited_and_a_blocked_game_goes_to_the_fewest_cards():

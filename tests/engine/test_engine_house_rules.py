@@ -164,6 +164,7 @@ def test_a_random_first_player_is_drawn_from_the_seed():
     ("crazy-eights", {"play_cap": 0}, "play_cap"),
     ("crazy-eights", {"blocked_after": "twice"}, "blocked_after"),
     ("crazy-eights", {"drawing": {"after_draw": "may-play", "per_turn": 3}}, "drawing.per_turn"),
+    ("crazy-eights", {"drawing": {"after_draw": "may-play-alone", "per_turn": 2}}, "drawing.per_turn"),
 ])
 def test_settings_the_engine_cannot_play_exactly_are_refused_by_key(base, settings, key):
     with pytest.raises(RulesError, match=f"key '{key}'"):

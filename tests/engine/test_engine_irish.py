@@ -157,6 +157,22 @@ def test_I5_drawing_only_when_no_play_is_legal_then_play_it_or_pass():
     assert texts(game.legal_actions()) == ["9C", "pass"]
 
 
+def test_I5_after_a_draw_the_drawn_jack_goes_down_alone_not_in_a_set():
+    """I5 (as W3, F4: "play it (and only it)", where L9 says "a play that starts with it"): stuck
+    on 9H holding JC, seat 0 draws JH. It may lay JH or pass, but not JH JC: the set would lay a
+    card of its hand, which it could not play before drawing. Seat 0 keeps JC, and so does
+    ``next_cards``: after a draw the only first card is the drawn one, and nothing follows it."""
+    game = table("JC 5S 4D", stock="JH 8C")
+    assert texts(game.legal_actions()) == ["draw"]
+    game.apply("draw")
+    assert texts(game.legal_actions()) == ["JH", "pass"]
+    assert not legal(game, "JH JC")
+    assert [str(c) for c in game.next_cards([])] == ["JH"]
+    assert game.next_cards([game.drawn_card]) == []
+    game.apply("JH")
+    assert hand(game, 0) == ["4D", "5S", "JC"]
+
+
 def test_I5_a_blocked_game_is_won_by_the_fewest_cards():
     """I5: four passes in a row with nothing to draw: the single-card seat wins."""
     game = position(I, ["5S 4D", "3D", "5C 6C", "8C 4C"], "9H", recycles_left=0)

@@ -235,6 +235,16 @@ def test_L9_drawing_only_when_stuck_then_a_play_that_starts_with_the_drawn_card_
     assert L.recycles is None
 
 
+def test_L9_a_drawn_queen_with_nothing_to_cover_it_cannot_be_played_so_the_turn_ends_by_itself():
+    """L9 with L7: stuck on 9H with 5S 4D, seat 0 draws QH. It fits, but a queen must be covered
+    in the same play and nothing in the hand covers it: it cannot be played, so the turn ends
+    by itself, with no pass asked of the seat."""
+    game = table("5S 4D", stock="QH")
+    game.apply("draw")
+    assert game.to_move == 1 and hand(game, 0) == ["4D", "5S", "QH"]
+    assert texts([e.action for e in game.history][-1:]) == ["draw"]
+
+
 # -- L10 last card ----------------------------------------------------------------------------
 
 

@@ -82,6 +82,16 @@ def test_W3_a_playable_drawn_card_may_be_played_alone():
     assert game.to_json()["top"] == "9C" and game.to_move == 1
 
 
+def test_W3_after_a_draw_by_choice_the_first_card_a_bot_may_build_on_is_the_drawn_one():
+    """W2 then W3: holding 3H, which fits 9H, seat 0 draws 8H by choice. Only 8H may be laid now,
+    and ``next_cards`` (a bot's card-by-card builder) says so: 3H is no longer a first card."""
+    game = table("3H 5S", stock="8H 8C")
+    game.apply("draw")
+    assert texts(game.legal_actions()) == ["8H", "pass"]
+    assert [str(c) for c in game.next_cards([])] == ["8H"]
+    assert not legal(game, "3H")
+
+
 def test_W3_or_the_seat_ends_its_turn_with_pass_which_does_not_count_toward_a_block():
     """W3 with G5: the pass after a draw ends the turn and leaves the blocked-game chain at 0."""
     game = table("5S 7D", stock="9C")
