@@ -30,6 +30,11 @@ class FaultCode(Enum):
     DISQUALIFIED = "disqualified"  # out of the tournament: its seat played by the fallback
 
 
+DETAIL_KEPT = 8_000    # characters of a fault's detail a game keeps: its start, what went wrong
+LOG_TAIL_KEPT = 8_000  # characters of the bot's output a game keeps: its end (the traceback)
+CUT = " [...] "
+
+
 def storable(text: str) -> str:
     """A bot's text made valid UTF-8 (a lone surrogate becomes ``\\udXXX``), so that storing
     or printing it can never fail."""
@@ -80,6 +85,14 @@ class Fault:
     code: FaultCode
     detail: str
     log_tail: str = ""
+
+    def __post_init__(self) -> None:
+        # Every fault is stored with its game: a bot that faults in most of its games without
+        # being disqualified must not grow the store by its 64 KiB log each time.
+        if len(self.detail) > DETAIL_KEPT:
+            object.__setattr__(self, "detail", self.detail[: DETAIL_KEPT - len(CUT)] + CUT)
+        if len(self.log_tail) > LOG_TAIL_KEPT:
+            object.__setattr__(self, "log_tail", CUT + self.log_tail[len(CUT) - LOG_TAIL_KEPT:])
 
     def summary(self, limit: int = 240) -> str:
         """The detail on one line, cut to ``limit`` characters: for a traceback its last line

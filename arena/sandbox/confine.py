@@ -99,13 +99,12 @@ def _probe_in_child(uid: int | None) -> str:
         if libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, b"size=64k") != 0:
             return f"cannot mount a tmpfs in a user namespace ({os.strerror(ctypes.get_errno())})"
         child = os.fork()
-        if child == 0:  # the game process's own /proc, as it mounts it
-            ok = libc.mount(b"proc", b"/proc", b"proc", 0, host.GAME_PROC_OPTIONS) == 0
+        if child == 0:  # the init's /proc, as it mounts it
+            ok = libc.mount(b"proc", b"/proc", b"proc", 0, None) == 0
             os._exit(0 if ok else 1)
         _, status = os.waitpid(child, 0)
         if os.waitstatus_to_exitcode(status) != 0:
-            return ("cannot mount a /proc of its own (subset=pid) in a new PID namespace "
-                    "(Linux 5.8 or later is needed)")
+            return "cannot mount a /proc of its own in a new PID namespace"
         return ""
     except (OSError, host.SetupError) as exc:
         return f"namespace setup failed: {exc}"
@@ -124,7 +123,6 @@ class Confinement:
     memory_bytes: int
     file_bytes: int
     nofile: int = 64
-    nproc: int = 64
     cpus: set[int] | None = None
 
     def __post_init__(self) -> None:
@@ -144,8 +142,6 @@ class Confinement:
         ):
             resource.setrlimit(which, (value, value))
         if self.uid is not None:
-            # Counted per real uid, so only a uid of the bot's own makes it a thread limit.
-            resource.setrlimit(resource.RLIMIT_NPROC, (self.nproc, self.nproc))
             os.setgroups([])
             os.setresgid(self.uid, self.uid, self.uid)
             os.setresuid(self.uid, self.uid, self.uid)

@@ -12,9 +12,9 @@ control socket (``SOCK_SEQPACKET``, JSON messages, descriptors passed with ``SCM
    runtime. Nothing of the bot has run yet, and nothing ever runs in this process.
 2. For every game the referee sends ``{"game": true}`` with three descriptors (requests in,
    replies out, log). The init forks a *game process* in a PID namespace of its own (it is
-   PID 1 there: its ``/proc`` shows only itself), which unshares its IPC and mount namespaces,
-   mounts a fresh size- and inode-capped tmpfs as its folder ``/bot``, drops every capability,
-   installs the seccomp filter, loads the bot from the source read in step 1 and answers
+   PID 1 there), which unshares its IPC and mount namespaces, mounts a fresh size- and
+   inode-capped tmpfs as its folder ``/bot``, detaches ``/proc`` (a bot has none), drops every
+   capability, caps its threads, installs the seccomp filter, loads the bot from the source read in step 1 and answers
    requests until the referee kills it. (A command bot's game process instead executes the
    command, with the protocol on its standard input and output: a fresh program every game.) The init reports the game process's pid (as
    ``SCM_CREDENTIALS``, which the kernel translates into the referee's PID namespace) and,
@@ -36,6 +36,7 @@ import ctypes
 import io
 import json
 import os
+import resource
 import socket
 import struct
 import sys
@@ -47,9 +48,10 @@ TRACEBACK_LINES = 12   # traceback lines sent back with an error report
 INSIDE_ID = 1000       # the bot's uid and gid inside its user namespace
 BOT_DIR = "/bot"       # the game's writable folder (HOME, TMPDIR, cwd)
 RUNTIME_DIR = "/arena"  # where the runtime (the engine copy) is mounted
-# A game's /proc shows only its processes: no machine-wide counter (loadavg, stat, meminfo...)
-# that one bot could move and another read.
-GAME_PROC_OPTIONS = b"subset=pid"
+# Processes and threads of a bot's user namespace (its host, init and game process count too).
+# RLIMIT_NPROC counts them per user namespace (Linux 5.14 and later), so it caps the bot's
+# threads whether it runs under a leased uid or under the ordinary user's own.
+NPROC = 64
 CONTROL_FD = 60        # the control socket: below RLIMIT_NOFILE, above what a game keeps
 
 CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
@@ -297,9 +299,6 @@ class Template:
             target = f"{root}/dev/{name}"
             open(target, "w").close()
             _mount(f"/dev/{name}", target, None, MS_BIND)
-        for link, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
-                             ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
-            os.symlink(target, f"{root}/dev/{link}")
         if os.path.isfile("/etc/ld.so.cache"):  # the dynamic loader finds libraries through it
             open(root + "/etc/ld.so.cache", "w").close()
             _bind_read_only("/etc/ld.so.cache", root + "/etc/ld.so.cache")
@@ -415,15 +414,19 @@ class Template:
         _run_bot(self, out_fd)
 
     def _confine_game(self) -> None:
-        """Own IPC and mount namespaces, a fresh folder and /proc, no capabilities, seccomp."""
+        """Own IPC and mount namespaces, a fresh folder, no /proc, no capabilities, a thread
+        limit, seccomp."""
         _check(_libc.unshare(CLONE_NEWIPC | CLONE_NEWNS), "unshare (IPC, mount)")
         size, files = int(self.setup["disk_bytes"]), int(self.setup["files_max"])
         _mount("tmpfs", BOT_DIR, "tmpfs", MS_NOSUID | MS_NODEV,
                f"size={size},nr_inodes={files},mode=0700,uid={INSIDE_ID},gid={INSIDE_ID}")
-        _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, GAME_PROC_OPTIONS.decode())
+        # No /proc: its entries take their inode numbers from the same machine-wide counter as
+        # pipes, which one bot could move (with threads) and another read (docs/sandbox.md).
+        _check(_libc.umount2(b"/proc", MNT_DETACH), "detach /proc")
         for name, data in self.files:
             _write_file(os.path.join(BOT_DIR, name), data, executable=self.command is not None)
         _drop_capabilities()
+        resource.setrlimit(resource.RLIMIT_NPROC, (NPROC, NPROC))
         _die_with_parent()
         if self.filter is not None:
             self.filter.install()

@@ -77,8 +77,12 @@ def copy_compiled(source: Path, target: Path) -> None:
     them (:func:`_fresh_bytecode`; the copy keeps the mtime). ``compile_runtime`` then compiles
     only what is missing. Every worker builds a runtime, and compiling the whole package costs
     it about 0.17 s of CPU where an installed package, or one already imported, has its
-    bytecode."""
-    own = f".{sys.implementation.cache_tag}.pyc"
+    bytecode.
+
+    Only where this Python's own imports read that bytecode: under PYTHONPYCACHEPREFIX they
+    never do, and a file planted there (a header is no proof of content) would run in the
+    bots' engine copy and not in the referee's; then everything is compiled."""
+    own = f".{sys.implementation.cache_tag}.pyc" if sys.pycache_prefix is None else None
 
     def left_out(folder: str, names: list[str]) -> set[str]:
         in_cache = os.path.basename(folder) == "__pycache__"
@@ -97,12 +101,13 @@ def compile_runtime(folder: Path) -> None:
         sys.pycache_prefix = prefix
 
 
-def _copied(folder: str, name: str, in_cache: bool, own: str) -> bool:
+def _copied(folder: str, name: str, in_cache: bool, own: str | None) -> bool:
     """Whether the runtime takes the package's file or folder ``name``: not its data, and in
     ``__pycache__`` only up-to-date bytecode of this Python (not another Python's, an optimized
-    one, one being written, nor one this user cannot read: those are compiled again)."""
+    one, one being written, nor one this user cannot read: those are compiled again); none
+    when ``own`` (the bytecode suffix this Python's imports read there) is None."""
     if in_cache:
-        return name.endswith(own) and _fresh_bytecode(
+        return own is not None and name.endswith(own) and _fresh_bytecode(
             os.path.join(folder, name), os.path.join(os.path.dirname(folder), name[: -len(own)] + ".py"))
     if name == "py.typed" or name.endswith((".yaml", ".pyc")):
         return False

@@ -19,7 +19,13 @@ up and before the bot's code runs. It denies:
 * leaving the CPU its worker pinned it to (``sched_setaffinity``), and ``sysinfo``, whose
   machine-wide counts (threads, free memory) one bot could move and another read;
 * timers (``setitimer``, ``alarm``, ``timer_create``, ``timerfd_create``): with them, a
-  single-threaded bot blocked reading its next request could wake up and run code.
+  single-threaded bot blocked reading its next request could wake up and run code;
+* every call that hands out a file whose inode number comes from a machine-wide counter:
+  pipes, in-memory files (``memfd_create``, ``memfd_secret``) and pidfds (``pidfd_open``,
+  ``clone`` with ``CLONE_PIDFD``). One bot can move such a counter by making files and another
+  read it from the next one's number (``fstat``): an exact channel between two seats, and
+  from one game to the next. (The game process has no ``/proc``, whose entries draw from the
+  same counter as pipes.) And ``syslog``: the kernel's log, where a crash leaves a message.
 
 Denied calls fail with ``EPERM`` (``clone3`` with ``ENOSYS`` so threads fall back to
 ``clone``), so a bot sees an ordinary ``OSError`` rather than dying.
@@ -35,6 +41,7 @@ from functools import lru_cache
 
 _ACT_ALLOW = 0x7FFF0000
 _CLONE_THREAD = 0x00010000
+_CLONE_PIDFD = 0x00001000
 _SCMP_CMP_MASKED_EQ = 7
 
 # Syscalls no bot needs; each would let it reach beyond its process.
@@ -54,6 +61,7 @@ DENIED = (
     "fadvise64", "fadvise64_64", "arm_fadvise64_64", "readahead", "cachestat", "io_setup",
     "io_submit", "io_getevents", "io_pgetevents", "io_cancel", "io_destroy",
     "sched_setaffinity", "sched_setattr", "sched_setscheduler", "sysinfo",
+    "pipe", "pipe2", "memfd_create", "memfd_secret", "pidfd_open", "syslog",
 )
 EXEC_CALLS = ("execve", "execveat")
 # madvise advice that evicts a file's pages from the page cache: MADV_COLD, MADV_PAGEOUT.
@@ -172,12 +180,14 @@ def _deny(lib: ctypes.CDLL, ctx: int, name: str, action: int) -> None:
 
 
 def _deny_clone(lib: ctypes.CDLL, ctx: int) -> None:
-    """clone() of a new process is denied, of a thread allowed; clone3 says ENOSYS.
+    """clone() of a new process is denied, of a thread allowed (without a pidfd); clone3 says
+    ENOSYS.
 
     clone3 passes its flags in memory, which seccomp cannot read, so it is refused as a
-    whole; glibc then retries with clone(), which the flag check covers.
+    whole; glibc then retries with clone(), which the flag checks cover.
     """
     _deny(lib, ctx, "clone3", _errno_action(errno.ENOSYS))
+    _deny_with_arg(lib, ctx, "clone", 0, _CLONE_PIDFD, mask=_CLONE_PIDFD)
     nr = lib.seccomp_syscall_resolve_name(b"clone")
     cmp = _ArgCmp(0, _SCMP_CMP_MASKED_EQ, _CLONE_THREAD, 0)
     rc = lib.seccomp_rule_add_array(ctx, _errno_action(errno.EPERM), nr, 1, ctypes.byref(cmp))

@@ -1,17 +1,20 @@
 """Class 8: can it tell ``arena submit`` from ``arena duel`` from a tournament?
 
 It records every start message its process receives and, at its first decision, raises an
-error holding everything it can see of its surroundings as one JSON line (``DUMP {...}``): the
+error holding everything it can see of its surroundings as one JSON line, compressed to fit a
+stored fault's detail (``DUMP <zlib, base64>``): the
 start messages' keys, argv, the environment, its folders' listings, its ids and namespaces'
 uid maps, hostname, limits, CPUs, mounts, open descriptors. The test compares the dumps of
 the three modes: they must be identical apart from seat and seed values.
 """
 
+import base64
 import json
 import os
 import resource
 import socket
 import sys
+import zlib
 
 STARTS: list = []   # every start message this process received
 
@@ -68,4 +71,5 @@ class Bot:
         STARTS.append(dict(info))
 
     def act(self, obs):
-        raise RuntimeError("DUMP " + json.dumps(surroundings(), sort_keys=True, default=str))
+        text = json.dumps(surroundings(), sort_keys=True, default=str)
+        raise RuntimeError("DUMP " + base64.b64encode(zlib.compress(text.encode(), 9)).decode())

@@ -3,8 +3,9 @@
 Checks (a) the partner's world-readable file, (b) other processes' names, command lines and
 environments, (c) the shared-memory segment, (d) a lock on the shared files (and ``flock``),
 (e) the abstract socket, (f) which pages of the page-cache file are cached (without reading
-them, and by how fast they read), evicting them again after each look. It reports every
-channel that worked at the end of the game, as a LEAK.
+them, and by how fast they read), evicting them again after each look, (g) whether the number of
+a new pipe or /proc inode ends on the writer's mark. It reports every channel that worked at
+the end of the game, as a LEAK.
 """
 
 import ctypes
@@ -13,6 +14,7 @@ import glob
 import os
 import statistics
 import struct
+import threading
 import time
 
 import arena
@@ -28,6 +30,8 @@ CONTROL = tuple(range(16, 136, 16))    # pages nobody reads
 ASKED, TIMED = (PAGES[:4], CONTROL[:4]), (PAGES[4:], CONTROL[4:])
 PAGE = 4096
 F_OFD_GETLK, F_WRLCK, F_UNLCK = 36, 1, 2
+INODE_MARK = 677   # the writer's mark (mod 1024); a few other inodes may come between
+INODE_SLACK = 16
 SYS_FCNTL = 72  # x86_64
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -81,6 +85,24 @@ def _cached(fd: int, page: int) -> bool | None:
         return None
 
 
+def pipe_inode() -> int:
+    """The inode number of a new pipe (closed again)."""
+    read, write = os.pipe()
+    number = os.fstat(read).st_ino
+    os.close(read)
+    os.close(write)
+    return number
+
+
+def proc_inode() -> int:
+    """The inode number of a new /proc entry: one of a thread that has just ended."""
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(threading.get_native_id()))
+    thread.start()
+    thread.join()
+    return os.stat(f"/proc/self/task/{seen[0]}").st_ino
+
+
 class Bot:
     def __init__(self) -> None:
         self.found: dict = {}
@@ -110,6 +132,17 @@ class Bot:
         self.look_locks()
         self.look_socket()
         self.look_pages()
+        self.look_inodes()
+
+    def look_inodes(self) -> None:
+        for name, make in (("pipe", pipe_inode), ("proc", proc_inode)):
+            try:
+                number = make()
+            except (OSError, RuntimeError, IndexError):
+                continue
+            if (number - INODE_MARK) % 1024 < INODE_SLACK:
+                self.note("inode", f"a new {name} inode numbered {number} (mark {INODE_MARK})")
+            return
 
     def look_files(self) -> None:
         home = os.environ.get("HOME", os.getcwd())

@@ -4,7 +4,10 @@
 environment, rewritten in place; (c) a System V shared-memory segment; (d) a read lock (an
 open-file-description lock, and ``flock``) on files every bot can read: the runtime's and the
 standard library's; (e) an abstract unix socket; (f) the page cache of a standard-library file
-(it reads a few chosen pages). ``collude_reader.py`` at the same table looks for each.
+(it reads a few chosen pages); (g) the machine's counter of pipe and /proc inode numbers (one
+per CPU, and the table's seats share their worker's CPU): it makes pipes, or failing that
+/proc entries of short-lived threads, until the next number ends (modulo 1024) on a mark.
+``collude_reader.py`` at the same table looks for each.
 """
 
 import ctypes
@@ -12,6 +15,7 @@ import fcntl
 import os
 import socket
 import struct
+import threading
 
 import arena
 
@@ -24,6 +28,7 @@ PAGE = 4096
 IPC_CREAT, IPC_RMID = 0o1000, 0
 F_OFD_SETLK, F_RDLCK = 37, 0
 PR_SET_NAME = 15
+INODE_MARK = 677   # the residue (mod 1024) of the next inode number it leaves for the reader
 SYS_FCNTL = 72  # x86_64
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -77,6 +82,36 @@ def _overwrite_own(start_field: int, payload: bytes) -> bool:
         return False
 
 
+def pipe_inode() -> int:
+    """The inode number of a new pipe (closed again)."""
+    read, write = os.pipe()
+    number = os.fstat(read).st_ino
+    os.close(read)
+    os.close(write)
+    return number
+
+
+def proc_inode() -> int:
+    """The inode number of a new /proc entry: one of a thread that has just ended."""
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(threading.get_native_id()))
+    thread.start()
+    thread.join()
+    return os.stat(f"/proc/self/task/{seen[0]}").st_ino
+
+
+def mark_inodes() -> None:
+    """(g) Leave the counter one short of the mark, so that the next inode made on this CPU
+    (the reader's) ends on it."""
+    for make in (pipe_inode, proc_inode):
+        try:
+            for _ in range(2048):
+                if make() % 1024 == INODE_MARK - 1:
+                    return
+        except (OSError, RuntimeError, IndexError):
+            continue
+
+
 class Bot:
     def __init__(self) -> None:
         self.keep: list = []       # descriptors and sockets held for the whole game
@@ -94,6 +129,7 @@ class Bot:
             self.publish(note)
         self.write_file(note)
         self.touch_pages()
+        mark_inodes()
         return obs.legal[0]
 
     def publish(self, note: bytes) -> None:

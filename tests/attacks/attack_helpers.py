@@ -7,11 +7,13 @@ records that as a fault whose text holds ``LEAK``. :class:`Runs` collects, for o
 
 from __future__ import annotations
 
+import base64
 import ctypes
 import ctypes.util
 import json
 import os
 import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -215,7 +217,7 @@ def page_cache_observable(path: Path) -> bool:
 # The surroundings dumped by attack_mode_dump.py
 
 
-_DUMP = re.compile(r"DUMP (\{.*\})\s*$", re.MULTILINE)
+_DUMP = re.compile(r"DUMP ([A-Za-z0-9+/=]+)\s*$", re.MULTILINE)
 
 
 def dumps_in(found: list[Found]) -> list[dict]:
@@ -224,7 +226,7 @@ def dumps_in(found: list[Found]) -> list[dict]:
     for fault in found:
         match = _DUMP.search(fault.text)
         if match:
-            result.append(json.loads(match.group(1)))
+            result.append(json.loads(zlib.decompress(base64.b64decode(match.group(1)))))
     return result
 
 

@@ -70,6 +70,25 @@ def test_children_are_refused(make_bot, file: str) -> None:
     assert descendants(bot.pid) == set()
 
 
+def test_no_machine_wide_inode_counter_is_within_reach(make_bot) -> None:
+    """The inode numbers of pipes, in-memory files, pidfds and /proc entries come from counters
+    the whole machine shares: a bot could move one (by making such files) and a partner, or
+    its own next game, read it. Confined, none is reached; the control, trusted, reaches all."""
+    assert reply_or_fault(make_bot("kernel_counters.py"), {}) == "draw"
+    trusted = reply_or_fault(make_bot("kernel_counters.py", trusted=True), {})
+    assert trusted == "reached pipe,memfd,pidfd,proc,clone-pidfd"
+
+
+def test_threads_are_capped_also_for_an_ordinary_user(make_bot) -> None:
+    """Threads take pids from the machine's pool; a bot must not be able to take them all,
+    under a leased uid (root) or under the user's own uid."""
+    roomy = dataclasses.replace(FAST, move_time=5.0)  # starting threads on a busy machine
+    reply = reply_or_fault(make_bot("thread_hoarder.py", roomy), {})
+    assert reply.startswith("threads "), reply
+    assert 0 < int(reply.split()[1]) < 64
+    assert reply_or_fault(make_bot("thread_hoarder.py", roomy, trusted=True), {}) == "threads 100"
+
+
 def test_referee_cannot_be_signalled_or_read(make_bot) -> None:
     assert reply_or_fault(make_bot("spy_referee.py"), {"referee": os.getpid()}) == "draw"
 

@@ -79,6 +79,25 @@ def test_the_packages_bytecode_is_reused_where_an_import_would_use_it(tmp_path: 
     assert [_answer(copy / f"{name}.py") for name in ("kept", "stale", "resized")] == ["planted", 22, 333]
 
 
+def test_under_a_pycache_prefix_no_bytecode_of_the_package_is_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With PYTHONPYCACHEPREFIX set the referee's imports never read the package's own
+    ``__pycache__``: bytecode planted there would run in the bots' engine copy only, so the
+    runtime compiles every module from its source."""
+    package = tmp_path / "package"
+    package.mkdir()
+    compiled_from(package / "kept.py", "ANSWER = 'planted'\n", 1_700_000_000)
+    write_module(package / "kept.py", "ANSWER = 'source!'\n", 1_700_000_000)
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / "prefix"))
+
+    copy = tmp_path / "copy"
+    copy_compiled(package, copy)
+    compile_runtime(copy)
+
+    assert _answer(copy / "kept.py") == "source!"
+
+
 def test_bytecode_this_user_cannot_read_is_compiled_again(tmp_path: Path) -> None:
     """An install whose bytecode the user may not read (Python then compiles from source): the
     copy leaves it out rather than failing. Root reads it anyway, an ordinary user does not

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from arena.engine.outcome import OutcomeReason
-from arena.play.faults import FaultCode
+from arena.play.faults import DETAIL_KEPT, LOG_TAIL_KEPT, FaultCode
 from arena.tournament.errors import RecordError
 from arena.tournament.records import Fault, GameRecord
 
@@ -58,6 +58,18 @@ def test_json_round_trip_keeps_every_field():
 def test_inconsistent_records_are_refused(changes):
     with pytest.raises(RecordError):
         record(**changes)
+
+
+def test_a_fault_keeps_the_start_of_its_detail_and_the_end_of_the_bots_output():
+    """A bot that faults in most games without being disqualified (the default rule counts three
+    in a row) would otherwise store up to its 64 KiB log every time."""
+    reply = "illegal action '" + "7H " * 20_000 + "'"
+    log = "noise\n" * 10_000 + "Traceback (most recent call last):\nValueError: boom"
+    fault = Fault(1, "b", FaultCode.INVALID, reply, log)
+    assert len(fault.detail) == DETAIL_KEPT and fault.detail.startswith("illegal action '7H 7H")
+    assert len(fault.log_tail) == LOG_TAIL_KEPT and fault.log_tail.endswith("ValueError: boom")
+    stored = GameRecord.from_json(record(faults=(fault,)).to_json()).faults[0]
+    assert stored == fault  # cut once: a stored fault reads back as it was written
 
 
 def test_a_tied_first_place_without_winner_is_fine():
