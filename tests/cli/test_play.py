@@ -265,8 +265,10 @@ def test_no_hidden_card_appears_in_anything_printed(
     # a screen is drawn after each advance; "h" prints a note under the same table
     tables = [s for s in screens if not s.startswith("no hint")]
     assert len(tables) == len(snapshots)
+    # Not vacuous: cards are out of sight from the start (a long game can end up showing the
+    # person every card, all of them having passed through its hand or the pile).
+    assert snapshots[0] and sum(map(bool, snapshots)) * 2 >= len(snapshots)
     for text, hidden in zip(tables, snapshots):
-        assert hidden, "a game always keeps some card out of sight"
         leaked = set(CARD.findall(text)) & hidden
         assert not leaked, f"hidden cards {sorted(leaked)} printed in:\n{text}"
 
