@@ -624,11 +624,16 @@ class Game:
             return False
         self.drawn_card = card
         # A card that fits may still make no play: a queen with nothing to cover it (L7), or
-        # at all where the drawn card goes down alone (B2, B6). A set or opener play can always
-        # be the card alone, which cannot empty the hand of a seat that just drew.
-        if self.rules.chained and not legality.legal_plays(self):
-            self.drawn_card = -1
-            return False
+        # at all where the drawn card goes down alone (B2, B6). Any other card can go down
+        # alone (a joker as some card that fits), which cannot empty the hand of a seat that
+        # just drew: only a queen or a joker needs the listing.
+        rules = self.rules
+        if rules.chained and (card >= 52 or rules.power_of[card].must_cover):
+            plays = legality.legal_plays(self)
+            if not plays:
+                self.drawn_card = -1
+                return False
+            self._legal = self._answer_legal(plays)  # the seat's next question, listed once
         return True
 
     def _after_must_play_draw(self, seat: int) -> None:
@@ -691,6 +696,7 @@ class Game:
 
     def _end_by_count(self) -> None:
         """A blocked table (G5, O5), the play cap (O7) or the decision cap (G6) ends the game."""
+        self._legal = None  # a drawn card's listing (_keep_drawn_card) no longer holds
         if self.passes_in_row >= self._block_at:
             self._blocked()
         elif self.plays >= self._play_cap:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from engine_helpers import hand, legal, position, texts
+from engine_helpers import hand, legal, position, texts, variant
 
 from arena.engine.cards import Card
 from arena.errors import InvalidActionError
@@ -243,6 +243,19 @@ def test_L9_a_drawn_queen_with_nothing_to_cover_it_cannot_be_played_so_the_turn_
     game.apply("draw")
     assert game.to_move == 1 and hand(game, 0) == ["4D", "5S", "QH"]
     assert texts([e.action for e in game.history][-1:]) == ["draw"]
+
+
+def test_L9_a_drawn_queen_that_can_be_covered_leads_a_play_unless_the_cap_ends_the_game():
+    """L9 with L7 and G6: stuck on 9H with 5S QS, seat 0 draws QH and may cover it (QH QS 5S:
+    each queen covered); had that draw been the game's last decision under the cap, the game
+    is drawn and nothing is legal any more."""
+    game = table("5S QS", stock="QH")
+    game.apply("draw")
+    assert game.to_move == 0 and "QH QS 5S" in texts(game.legal_actions())
+    capped = position(variant(L, decision_cap=10), ["5S QS", *OTHERS], "9H", stock="QH")
+    capped.decisions = 9  # the draw is the tenth decision
+    capped.apply("draw")
+    assert capped.outcome.reason == "cap" and capped.legal_actions() == []
 
 
 # -- L10 last card ----------------------------------------------------------------------------
