@@ -475,7 +475,7 @@ class _Run:
         self.in_flight: set[int] = set()
         self.buffer: dict[int, GameRecord] = {}
         self.again: list[int] = []   # games to play again: played before a disqualification
-        self.kept: dict[int, GameRecord] = {}  # stored after a game still to play (grown)
+        self.kept: dict[int, GameRecord] = {}  # stored after a game still to play (grown, dropped)
         self.batch: list[GameRecord] = []  # committed, in schedule order, not yet written
         self.pace = Pace()
         self.batches = 0
@@ -797,9 +797,12 @@ class _Run:
         notices: list[str | None] = [*self._notices] or [None]   # one progress per notice
         self._notices.clear()
         lines = self._lines()
+        # the games stored after one still to play (a grown tournament, or games dropped by
+        # arena verify) are stored too, though the live tallies count them only in order
+        stored = self.stored + len(self.kept)
         for notice in notices:
             self.progress(Progress(
-                self.name, self._goal(), self.stored, 0, self.played, self.faulty_games,
+                self.name, self._goal(), stored, 0, self.played, self.faulty_games,
                 now - self.started, tuple(lines[:TOP]), notice, self._course_state(lines),
             ))
 

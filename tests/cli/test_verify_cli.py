@@ -96,6 +96,18 @@ def test_drop_takes_them_out_and_the_next_run_plays_them_again(home: Path) -> No
     assert sum(bot["games"] for bot in json.loads(rankings.stdout)["bots"]) == 2 * GAMES
 
 
+def test_after_a_drop_the_progress_counts_every_stored_game(home: Path) -> None:
+    """The 5 games kept (of 8) are stored, whether or not they come after a dropped one in the
+    schedule: the run's progress starts from them, and its ETA is for the 3 games it plays
+    (it once said 1/8: only the games before the first gap)."""
+    assert invoke(home, "verify", "checked", "--drop").exit_code == 0
+    rerun = invoke(home, "run", str(home / "checked.yaml"), "--workers", "1", "--progress-every", "0")
+    assert rerun.exit_code == 0, rerun.output
+    counts = [int(line.split()[1].split("/")[0]) for line in rerun.stdout.splitlines()
+              if line.startswith("checked: ") and f"/{GAMES} games" in line]
+    assert counts and counts[0] >= GAMES - 3 and counts[-1] == GAMES, rerun.stdout
+
+
 def test_drop_refuses_a_tournament_being_run_and_drops_nothing(home: Path) -> None:
     with run_lock("checked", home / "results"):
         result = invoke(home, "verify", "checked", "--drop")
