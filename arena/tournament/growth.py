@@ -296,10 +296,24 @@ def _unreadable_change(stored: StoredSetup, config: TournamentConfig) -> str:
 
 
 def _rules_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    """The settings that differ, by their dotted keys (``'drawing.after_draw': may-play ->
+    may-play-alone``), at most three."""
+    old, new = _flat(old), _flat(new)
     keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
     shown = ", ".join(f"'{k}': {show(old.get(k))} -> {show(new.get(k))}" for k in keys[:3])
     more = f" and {len(keys) - 3} more" if len(keys) > 3 else ""
     return f"rule settings changed ({shown}{more})"
+
+
+def _flat(settings: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested settings as one mapping of dotted keys to their values."""
+    flat: dict[str, Any] = {}
+    for key, value in settings.items():
+        if isinstance(value, Mapping) and value:
+            flat.update(_flat(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
 
 
 def _limit(value: float | None) -> str:

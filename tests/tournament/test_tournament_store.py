@@ -17,7 +17,7 @@ from arena.tournament.records import Fault, GameRecord
 from arena.tournament.store import Opening, Store, results_path
 
 CONFIG_TEXT = "bots: [a, b, c, d]\nrounds: 3\nseed: 8\n"
-RULES = {"preset": "switch", "hand_size": 7}
+RULES = {"preset": "switch", "hand_size": 7, "drawing": {"after_draw": "may-play", "per_turn": 1}}
 VERSIONS = {"a": "1" * 64, "b": "2" * 64, "c": "3" * 64, "d": "4" * 64}
 
 
@@ -117,6 +117,8 @@ def test_resume_sees_done_games_after_reopening(tmp_path):
          r"seed changed \(the stored games were dealt from the seed the file had\)"),
         (CONFIG_TEXT, {**RULES, "hand_size": 5}, VERSIONS,
          r"rule settings changed \('hand_size': 7 -> 5\)"),
+        (CONFIG_TEXT, {**RULES, "drawing": {"after_draw": "may-play-alone", "per_turn": 1}}, VERSIONS,
+         r"rule settings changed \('drawing.after_draw': 'may-play' -> 'may-play-alone'\)"),
         ("bots: [a, b, c]\nrounds: 3\nseed: 8\nseats: 3\n", RULES, VERSIONS,
          r"key 'seats' changed \(4 -> 3\); bot 'd' taken out"),
         ("bots: [a, b, c, d]\nrounds: 3\nseed: 8\nlimits: {move_time: 2.0}\n", RULES, VERSIONS,
