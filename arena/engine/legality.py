@@ -134,6 +134,11 @@ def next_cards(game: Game, prefix: Sequence[int], roles: Sequence[int] | None = 
 
 def joker_roles(game: Game, prefix: Sequence[int], roles: Sequence[int] | None = None) -> list[int]:
     """The cards a joker may stand for when laid after ``prefix`` (L8; empty: as the first card)."""
+    if game.drawn_card >= 0 and game.rules.after_draw == "may-play-alone":
+        if prefix:
+            return []  # B6, I5: the drawn card goes down alone
+        power_of = game.rules.power_of  # alone, it cannot be a card that must be covered (B2)
+        return [r for r in chains.joker_roles(game, prefix, roles) if not power_of[r].must_cover]
     return chains.joker_roles(game, prefix, roles)
 
 

@@ -99,12 +99,13 @@ def _probe_in_child(uid: int | None) -> str:
         if libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, b"size=64k") != 0:
             return f"cannot mount a tmpfs in a user namespace ({os.strerror(ctypes.get_errno())})"
         child = os.fork()
-        if child == 0:  # the init's /proc, as it mounts it
-            ok = libc.mount(b"proc", b"/proc", b"proc", 0, None) == 0
+        if child == 0:  # a command bot's game process's own /proc, as it mounts it
+            ok = libc.mount(b"proc", b"/proc", b"proc", 0, host.GAME_PROC_OPTIONS.encode()) == 0
             os._exit(0 if ok else 1)
         _, status = os.waitpid(child, 0)
         if os.waitstatus_to_exitcode(status) != 0:
-            return "cannot mount a /proc of its own in a new PID namespace"
+            return ("cannot mount a /proc of its own (subset=pid) in a new PID namespace "
+                    "(Linux 5.8 or later is needed)")
         return ""
     except (OSError, host.SetupError) as exc:
         return f"namespace setup failed: {exc}"

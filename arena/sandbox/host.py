@@ -13,7 +13,7 @@ control socket (``SOCK_SEQPACKET``, JSON messages, descriptors passed with ``SCM
 2. For every game the referee sends ``{"game": true}`` with three descriptors (requests in,
    replies out, log). The init forks a *game process* in a PID namespace of its own (it is
    PID 1 there), which unshares its IPC and mount namespaces, mounts a fresh size- and
-   inode-capped tmpfs as its folder ``/bot``, detaches ``/proc`` (a bot has none), drops every
+   inode-capped tmpfs as its folder ``/bot``, detaches ``/proc`` (a command bot mounts its own), drops every
    capability, caps its threads, installs the seccomp filter, loads the bot from the source read in step 1 and answers
    requests until the referee kills it. (A command bot's game process instead executes the
    command, with the protocol on its standard input and output: a fresh program every game.) The init reports the game process's pid (as
@@ -52,6 +52,7 @@ RUNTIME_DIR = "/arena"  # where the runtime (the engine copy) is mounted
 # RLIMIT_NPROC counts them per user namespace (Linux 5.14 and later), so it caps the bot's
 # threads whether it runs under a leased uid or under the ordinary user's own.
 NPROC = 64
+GAME_PROC_OPTIONS = "subset=pid"  # a command bot's /proc: its own process, no machine-wide file
 CONTROL_FD = 60        # the control socket: below RLIMIT_NOFILE, above what a game keeps
 
 CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
@@ -405,6 +406,7 @@ class Template:
             if self.command is not None:
                 os.dup2(out_fd, 1)
                 os.close(out_fd)
+                out_fd = 1  # where a failed exec reports
                 if self.setup.get("options"):  # a command bot's options (arena.sandbox.options)
                     os.environ["ARENA_OPTIONS"] = json.dumps(self.setup["options"])
                 os.execvp(self.command[0], self.command)
@@ -414,19 +416,24 @@ class Template:
         _run_bot(self, out_fd)
 
     def _confine_game(self) -> None:
-        """Own IPC and mount namespaces, a fresh folder, no /proc, no capabilities, a thread
-        limit, seccomp."""
+        """Own IPC and mount namespaces, a fresh folder, no /proc (a command bot: its own), no
+        capabilities, a thread limit, seccomp."""
         _check(_libc.unshare(CLONE_NEWIPC | CLONE_NEWNS), "unshare (IPC, mount)")
         size, files = int(self.setup["disk_bytes"]), int(self.setup["files_max"])
         _mount("tmpfs", BOT_DIR, "tmpfs", MS_NOSUID | MS_NODEV,
                f"size={size},nr_inodes={files},mode=0700,uid={INSIDE_ID},gid={INSIDE_ID}")
-        # No /proc: its entries take their inode numbers from the same machine-wide counter as
-        # pipes, which one bot could move (with threads) and another read (docs/sandbox.md).
-        _check(_libc.umount2(b"/proc", MNT_DETACH), "detach /proc")
+        if self.command is None:
+            # No /proc: its entries take their inode numbers from the same machine-wide counter
+            # as pipes, which one bot could move (with threads) and another read.
+            _check(_libc.umount2(b"/proc", MNT_DETACH), "detach /proc")
+        else:  # programs load through it (the loader's $ORIGIN, Java's launcher): only itself
+            _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, GAME_PROC_OPTIONS)
         for name, data in self.files:
             _write_file(os.path.join(BOT_DIR, name), data, executable=self.command is not None)
         _drop_capabilities()
-        resource.setrlimit(resource.RLIMIT_NPROC, (NPROC, NPROC))
+        hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
+        threads = NPROC if hard == resource.RLIM_INFINITY else min(NPROC, hard)
+        resource.setrlimit(resource.RLIMIT_NPROC, (threads, threads))
         _die_with_parent()
         if self.filter is not None:
             self.filter.install()

@@ -64,6 +64,9 @@ DENIED = (
     "pipe", "pipe2", "memfd_create", "memfd_secret", "pidfd_open", "syslog",
 )
 EXEC_CALLS = ("execve", "execveat")
+# Allowed to command bots: the runtimes of other languages make pipes as they start (Node.js's
+# libuv), so a command bot keeps the inode-number channel these open (docs/sandbox.md).
+COMMAND_CALLS = ("pipe", "pipe2", "memfd_create", "pidfd_open")
 # madvise advice that evicts a file's pages from the page cache: MADV_COLD, MADV_PAGEOUT.
 DENIED_MADVISE = (20, 21)
 RWF_NOWAIT = 0x8   # preadv2 flag: tells whether a page is cached without reading it
@@ -118,7 +121,7 @@ def bot_filter(allow_exec: bool = False) -> bytes:
     """The compiled BPF program; :class:`SeccompUnavailable` if libseccomp is missing.
 
     ``allow_exec`` is the variant for command bots, whose game process must exec the command
-    (it still cannot fork).
+    (it still cannot fork), and whose runtime may need pipes (:data:`COMMAND_CALLS`).
     """
     lib = _load_library()
     ctx = lib.seccomp_init(_ACT_ALLOW)
@@ -126,7 +129,7 @@ def bot_filter(allow_exec: bool = False) -> bytes:
         raise SeccompUnavailable("seccomp_init failed")
     try:
         for name in DENIED:
-            if not (allow_exec and name in EXEC_CALLS):
+            if not (allow_exec and name in EXEC_CALLS + COMMAND_CALLS):
                 _deny(lib, ctx, name, _errno_action(errno.EPERM))
         _deny_clone(lib, ctx)
         for call in ("fcntl", "fcntl64"):

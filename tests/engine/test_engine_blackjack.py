@@ -211,6 +211,20 @@ def test_B6_after_a_draw_a_drawn_7_goes_down_alone_without_its_suit():
     assert not legal(game, "7C 5C")
 
 
+def test_B6_a_drawn_joker_goes_down_alone_as_any_card_but_a_queen():
+    """B6 with B2 in a blackjack rule set with jokers: a drawn joker may be played alone, as a
+    card that fits but not as a queen (which must be covered): the roles a bot building its
+    play is offered are those of the legal plays."""
+    from engine_helpers import variant
+
+    jokers = variant(B, deal={"jokers": 2, "starter": "push-back"})
+    game = position(jokers, ["5S 4D 3C", *OTHERS], "9H", stock="X1")
+    game.apply("draw")
+    roles = {str(c) for c in game.joker_roles()}
+    legal_roles = {t.split(":")[1].split("=")[0] for t in texts(game.legal_actions()) if t.startswith("X1:")}
+    assert roles == legal_roles and "QH" not in roles and "9C" in roles
+
+
 def test_B6_a_drawn_queen_cannot_go_down_alone_so_the_turn_ends_by_itself():
     """B6 with B2: a queen must be covered in the same play, and after a draw only the drawn
     card may be laid; a drawn queen that fits can therefore not be played, and the turn ends by

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.sandbox import BotFault, FaultCode, IsolationUnavailable, check_isolation, confine
+from arena.sandbox import BotFault, BotSpec, FaultCode, IsolationUnavailable, check_isolation, confine
 from arena.sandbox.leases import UID_COUNT, UID_FIRST
 from process_helpers import descendants
 from sandbox_helpers import FAST, IS_ROOT, REPO, act_message
@@ -77,6 +77,15 @@ def test_no_machine_wide_inode_counter_is_within_reach(make_bot) -> None:
     assert reply_or_fault(make_bot("kernel_counters.py"), {}) == "draw"
     trusted = reply_or_fault(make_bot("kernel_counters.py", trusted=True), {})
     assert trusted == "reached pipe,memfd,pidfd,proc,clone-pidfd"
+
+
+def test_a_command_bot_keeps_pipes_and_a_proc_of_its_own(make_bot) -> None:
+    """Runtimes of other languages need them as they start (Node.js's libuv makes a pipe; the
+    loader's $ORIGIN and Java's launcher read /proc/self/exe): a command bot keeps them, and
+    with them the inode-number channel that docs/sandbox.md names."""
+    spec = BotSpec.parse({"name": "counters", "cmd": ["python3", "tests/hostile_bots/command_counters.py"]},
+                         REPO)
+    assert reply_or_fault(make_bot("", spec=spec), {}) == "reached pipe,memfd,exe"
 
 
 def test_threads_are_capped_also_for_an_ordinary_user(make_bot) -> None:
