@@ -13,9 +13,9 @@ control socket (``SOCK_SEQPACKET``, JSON messages, descriptors passed with ``SCM
 2. For every game the referee sends ``{"game": true}`` with three descriptors (requests in,
    replies out, log). The init forks a *game process* in a PID namespace of its own (it is
    PID 1 there), which unshares its IPC and mount namespaces, mounts a fresh size- and
-   inode-capped tmpfs as its folder ``/bot``, detaches ``/proc`` (a command bot mounts its own), drops every
-   capability, caps its threads, installs the seccomp filter, loads the bot from the source read in step 1 and answers
-   requests until the referee kills it. (A command bot's game process instead executes the
+   inode-capped tmpfs as its folder ``/bot``, detaches ``/proc`` (a command bot mounts its
+   own), drops every capability, caps its threads, installs the seccomp filter, loads the bot
+   from the source read in step 1 and answers requests until the referee kills it. (A command bot's game process instead executes the
    command, with the protocol on its standard input and output: a fresh program every game.) The init reports the game process's pid (as
    ``SCM_CREDENTIALS``, which the kernel translates into the referee's PID namespace) and,
    later, its exit status.
@@ -300,6 +300,10 @@ class Template:
             target = f"{root}/dev/{name}"
             open(target, "w").close()
             _mount(f"/dev/{name}", target, None, MS_BIND)
+        # for command bots, whose game has a /proc (a Python bot's has none: they lead nowhere)
+        for link, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                             ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+            os.symlink(target, f"{root}/dev/{link}")
         if os.path.isfile("/etc/ld.so.cache"):  # the dynamic loader finds libraries through it
             open(root + "/etc/ld.so.cache", "w").close()
             _bind_read_only("/etc/ld.so.cache", root + "/etc/ld.so.cache")
