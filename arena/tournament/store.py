@@ -199,6 +199,7 @@ class Store:
         self.path = path
         self.readonly = readonly
         self._old_schema = False        # an old schema's store read as it is (a read-only file)
+        self._wal = False               # switched to WAL (at the first write)
         self._summary: Summary | None = None    # the stored summary, as loaded (writers only)
         self._top = -1                  # the highest stored game id, once the summary is loaded
         self._columns = _select(frozenset())                # a SELECT of a game's columns
@@ -681,9 +682,8 @@ class Store:
         if readonly:
             self._check_schema(readonly)
             return
-        with self._guard("prepare the store", write=True):
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
+        if self._stored_schema() == str(SCHEMA_VERSION):
+            return  # nothing to create: a store that is only read, or refused, stays as it was
         with self._transaction("create the tables"):
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -694,6 +694,26 @@ class Store:
             )
         if self._check_schema(readonly) != SCHEMA_VERSION:
             self._upgrade()
+
+    def _stored_schema(self) -> str | None:
+        """The schema version the file records, or ``None`` for a file without one (new)."""
+        tables = self._read("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+                            (), "read schema")
+        if not tables:
+            return None
+        rows = self._read("SELECT value FROM meta WHERE key = 'schema_version'", (), "read schema")
+        return str(rows[0][0]) if rows else None
+
+    def _use_wal(self) -> None:
+        """Before the first write: WAL, so that readers (`arena rankings` during a run) never
+        wait for the writer. Deferred to the first write because the mode is kept in the file:
+        a store opened only to be refused, or shipped in another mode, is left as it was."""
+        if self._wal:
+            return
+        with self._guard("prepare the store", write=True):
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._wal = True
 
     def _check_schema(self, readonly: bool) -> int:
         """The store's schema version: this one, or an older one (then upgraded, or read as it is)."""
@@ -810,6 +830,7 @@ class Store:
 
     @contextlib.contextmanager
     def _transaction(self, action: str) -> Iterator[None]:
+        self._use_wal()
         with self._guard(action, write=True):
             self._conn.execute("BEGIN IMMEDIATE")
             try:

@@ -333,3 +333,19 @@ def test_an_unknown_stored_reason_or_code_is_a_one_line_store_error(store, sql, 
             read()
         message = str(err.value)
         assert named in message and str(store.path) in message and "\n" not in message
+
+
+def test_a_refused_reopening_leaves_the_file_as_it_was(store):
+    """A store shipped in rollback-journal mode (as `results/` ships them) and opened by a run
+    that is then refused keeps every byte: no switch to WAL, no -wal or -shm file beside it."""
+    store.add_game(game(0))
+    store.close()
+    raw = sqlite3.connect(store.path)
+    raw.execute("PRAGMA journal_mode=DELETE")
+    raw.close()
+    before = store.path.read_bytes()
+    changed = "bots: [a, b, c, d]\nrounds: 3\nseed: 9\n"
+    with Store.open(store.path) as reopened, pytest.raises(ConfigChangedError):
+        reopened.init_tournament(make_config(changed), changed, RULES, VERSIONS)
+    assert store.path.read_bytes() == before
+    assert sorted(p.name for p in store.path.parent.iterdir()) == [store.path.name]
