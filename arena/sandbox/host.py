@@ -15,8 +15,9 @@ control socket (``SOCK_SEQPACKET``, JSON messages, descriptors passed with ``SCM
    PID 1 there), which unshares its IPC and mount namespaces, mounts a fresh size- and
    inode-capped tmpfs as its folder ``/bot``, detaches ``/proc`` (a command bot mounts its
    own), drops every capability, caps its threads, installs the seccomp filter, loads the bot
-   from the source read in step 1 and answers requests until the referee kills it. (A command bot's game process instead executes the
-   command, with the protocol on its standard input and output: a fresh program every game.) The init reports the game process's pid (as
+   from the source read in step 1 and answers requests until the referee kills it. (A command
+   bot's game process instead executes the command, with the protocol on its standard input
+   and output: a fresh program every game.) The init reports the game process's pid (as
    ``SCM_CREDENTIALS``, which the kernel translates into the referee's PID namespace) and,
    later, its exit status.
 
