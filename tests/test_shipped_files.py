@@ -4,6 +4,7 @@ the repository (every link resolves, no private note is named) and says what the
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import json
@@ -25,7 +26,8 @@ from arena.tournament.schedule import Schedule
 from arena.tournament.store import SCHEMA_VERSION, Store
 from arena.sandbox.snapshot import snapshot
 from arena.sandbox.workspace import Workspace
-from arena.engine.observation import observe
+from arena.engine.observation import Observation, observe
+from arena.engine.outcome import OutcomeReason
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -189,6 +191,41 @@ def test_the_rules_doc_states_every_ruling_the_tests_and_presets_cite() -> None:
     cited = {m for path in sources for m in ruling.findall(path.read_text())}
     assert {"G1", "S15", "C6", "F9", "L11", "W6", "B6", "I5"} <= cited
     assert sorted(cited - stated) == []
+
+
+def test_the_position_the_notation_shows_is_the_sample_file_with_its_defaults_written_out(
+        tmp_path: Path) -> None:
+    """docs/notation.md's position example names the sample file: every key it writes out is
+    that file's value or default, so the example replays to the same position."""
+    text = (ROOT / "docs" / "notation.md").read_text()
+    shown = re.search(r"## Positions.*?```yaml\n(.*?)```", text, re.DOTALL)
+    assert shown is not None and "sample-position.yaml" in text[:shown.start(1)]
+    (tmp_path / "shown.yaml").write_text(shown[1])
+    replayed = []
+    for path in (tmp_path / "shown.yaml", ROOT / "tournaments" / "sample-position.yaml"):
+        position = load_position(path)
+        for move in position.moves:
+            position.game.apply(move)
+        replayed.append(position.game.to_json())
+    assert replayed[0] == replayed[1]
+
+
+def test_the_notation_names_every_reason_a_game_of_one_hand_can_end_with() -> None:
+    """`reason` in the replay JSON: every outcome of one hand (a match's `wins` is not one)."""
+    text = (ROOT / "docs" / "notation.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| `reason` |"))
+    named = set(re.findall(r"`([a-z-]+)` \(", row))  # each reason is followed by what it means
+    assert named == {reason.value for reason in OutcomeReason} - {OutcomeReason.WINS.value}
+
+
+def test_the_bot_guide_describes_every_field_of_the_observation() -> None:
+    """docs/writing-bots.md's table of `obs`: a field a bot gets but cannot read about is one it
+    finds by accident (`legal` was used by the guide's search bot and missing from the table)."""
+    text = (ROOT / "docs" / "writing-bots.md").read_text()
+    described = {name for line in text.splitlines() if line.startswith("| `")
+                 for name in re.findall(r"`(\w+)`", line.split(" | ")[0])}
+    public = {field.name for field in dataclasses.fields(Observation) if not field.name.startswith("_")}
+    assert sorted(public - described) == []
 
 
 def test_the_replay_json_in_the_notation_is_what_replay_prints() -> None:

@@ -123,3 +123,35 @@ def test_a_registered_command_bot_keeps_its_options_declaration(tmp_path, monkey
     assert "level" in listed.output, listed.output
     spec = Workspace(home).resolve_entry({"name": "x", "bot": "cb", "options": {"level": 3}}, [home])
     assert spec.options == (("level", 3),)
+
+
+FIRST_LEGAL_SH = r'''#!/bin/sh
+# The first legal action, in plain sh (builtins only: a bot cannot start a process).
+while IFS= read -r line; do
+  case "$line" in
+    *'"type":"act"'* | *'"type": "act"'*)
+      legal=${line#*'"legal":'}; legal=${legal#*'["'}; printf '%s\n' "${legal%%'"'*}" ;;
+    *) echo ok ;;
+  esac
+done
+'''
+
+
+def test_a_program_of_the_bots_own_plays_from_its_copy(tmp_path, monkeypatch):
+    """`cmd:./mybot` (README): the program itself is the bot's file, copied into its folder like
+    any file its command names, so it plays in the sandbox and survives the original's removal."""
+    source = tmp_path / "src"
+    source.mkdir()
+    program = source / "mybot"
+    program.write_text(FIRST_LEGAL_SH)
+    program.chmod(0o755)
+    monkeypatch.chdir(source)
+    home = tmp_path / "home"
+    submitted = arena("submit", "cmd:./mybot", "--seed", "4", "--home", str(home))
+    assert submitted.exit_code == 0, submitted.output
+    assert (home / "bots" / "mybot" / "mybot").read_bytes() == FIRST_LEGAL_SH.encode()
+    program.unlink()
+    duel = arena("duel", "mybot", "random", "--games", "4", "--seats", "2", "--seed", "4",
+                 "--workers", "1", "--home", str(home))
+    assert duel.exit_code == 0, duel.output
+    assert "mybot vs random over 2 deal pairs" in duel.output and "faulted" not in duel.output
