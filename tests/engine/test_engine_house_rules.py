@@ -179,3 +179,16 @@ def test_every_new_setting_defaults_to_the_old_behaviour():
                 rules.recycle_at, rules.emptying_penalty_draw, rules.play_cap, rules.blocked_after) == (
             "seat-0", False, "penalty", False, "draw", "breaks", None, "seats")
     assert not SWITCH.open_turn
+
+
+def test_no_seat_goes_out_on_a_card_the_rule_set_bans_at_any_number_of_seats():
+    """finish never_on (like L7's two-seat ban on kings, at every table): with three seats,
+    seat 0's last card KH fits on 9H but may not empty its hand, so it draws; with a second
+    card left the king goes down as usual."""
+    rules = variant(SWITCH, finish={"never_on": ["K"]})
+    game = position(rules, ["KH", "3D 4D", "5D 6D"], "9H", stock="3C 8C")
+    assert texts(game.legal_actions()) == ["draw"]
+    with pytest.raises(IllegalActionError, match="no one may go out on KH"):
+        game.check("KH")
+    assert "KH" in texts(position(rules, ["KH 3S", "3D 4D", "5D 6D"], "9H").legal_actions())
+    assert "KH" in texts(position(SWITCH, ["KH", "3D 4D", "5D 6D"], "9H").legal_actions())
