@@ -1014,10 +1014,12 @@ RANKINGS_LEGEND = "! faulted  (DQ) disqualified  faults: games with a fault (sha
 RANKINGS_DROPS = ("ms_per_move", "wins", "sigma", "games", "mu")
 
 
-def render_rankings(console: Console, rankings: Rankings) -> None:
+def render_rankings(console: Console, rankings: Rankings, reveal_seed: bool = False) -> None:
     """The rankings table (as many columns as the console's width holds), the legend of its
-    marks, and any cut bot name in full."""
-    seed = "" if rankings.tournament_seed is None else f", seed {rankings.tournament_seed}"
+    marks, and any cut bot name in full; a drawn seed only when ``reveal_seed``."""
+    public_seed = rankings.seed_shown(reveal_seed)
+    seed = (", seed drawn at random (--show-seed)" if public_seed != rankings.tournament_seed
+            else "" if public_seed is None else f", seed {public_seed}")
     versions = len(set(rankings.code_versions))
     code = f", played by {versions} versions of the arena code" if versions > 1 else ""
     _title(console, f"{rankings.tournament}: {rankings.games} games{seed}{code}")
@@ -1364,11 +1366,12 @@ def leaders_table(progress: Progress, width: int = 80) -> RenderableType:
 
 
 def render_report(console: Console, report: RunReport) -> None:
-    """One summary line of a finished (or stopped) run, each disqualification, and the seed
-    when it was drawn at random (the file has none)."""
+    """One summary line of a finished (or stopped) run, each disqualification, and where a seed
+    drawn at random (the file has none) is kept: not the seed itself, since a run's output gets
+    shared while games remain, and the seed deals every one of them."""
     if report.seed_drawn:
-        console.print(f"seed: {report.seed} (drawn at random, stored in {report.store_path}; "
-                      "keep it secret until every game is played)")
+        console.print(f"seed: drawn at random and kept secret in {report.store_path} (arena "
+                      f"rankings {report.tournament} --show-seed shows it)")
     for bot, reason in sorted(report.disqualified.items()):
         console.print(f"[bold red]{bot} is disqualified[/]: {reason}")
     # short lines: the summary must not wrap in an 80-column terminal

@@ -186,13 +186,15 @@ def rankings(
     name: str = typer.Argument(..., help="A tournament name (its results/<name>.sqlite)."),
     h2h: bool = typer.Option(False, "--h2h", help="Also show the head-to-head crosstable."),
     as_json: bool = typer.Option(False, "--json", help="Print the rankings as JSON."),
+    show_seed: bool = typer.Option(False, "--show-seed",
+                                   help="Show a seed drawn at random (secret while games remain)."),
     home: Optional[Path] = home_option(),
 ) -> None:
     """Show a tournament's rankings (computed from the stored games, in schedule order)."""
     with open_results(workspace_of(home).root, name) as store:
         table = rank_store(store)
     if as_json:
-        data = rankings_json(table)
+        data = rankings_json(table, show_seed)
         if h2h:
             data["head_to_head"] = [
                 {"bot": a, "opponent": b, "games": c.games, "ahead": c.ahead, "behind": c.behind}
@@ -200,7 +202,7 @@ def rankings(
             ]
         emit(json.dumps(data))
         return
-    render_rankings(console(), table)
+    render_rankings(console(), table, show_seed)
     if h2h:
         render_head_to_head(console(), table)
 

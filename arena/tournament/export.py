@@ -16,7 +16,7 @@ its own or exits.
 
 The ``--json`` output of the CLI:
 
-* :func:`rankings_json`: ``{"tournament", "games", "seed", "bots": [{"bot", "mu", "sigma",
+* :func:`rankings_json`: ``{"tournament", "games", "seed", "seed_hidden", "bots": [{"bot", "mu", "sigma",
   "score", "games", "wins", "win_rate", "win_rate_ci", "mean_place", "mean_place_ci", "faults",
   "disqualified", "moves_asked", "ms_per_move"}, ...], "seat_bias", "code_versions"}`` in rank
   order, ``score = mu - 3 sigma``; ``ms_per_move`` the mean wall-clock milliseconds the bot took
@@ -24,7 +24,8 @@ The ``--json`` output of the CLI:
   referee timed them);
   ``win_rate``/``mean_place`` and their 95% intervals ``[low, high]`` (the table's) are ``null``
   before a bot's first game; ``seed`` is the tournament's seed (``null`` when the store does not
-  record it); ``seat_bias`` is :func:`seat_bias_json` (``null`` before the first game);
+  record it, or when it was drawn at random and not asked for: then ``seed_hidden`` is true);
+  ``seat_bias`` is :func:`seat_bias_json` (``null`` before the first game);
   ``code_versions`` the versions of the arena code that played the games, in the order they ran
   (:meth:`Store.code_versions`: SHA-256 identities, ``"unrecorded"`` for games stored before
   versions were; empty when none is recorded).
@@ -146,12 +147,14 @@ def _cell(value: Any) -> Any:
     return "" if value is None else value
 
 
-def rankings_json(rankings: Rankings) -> dict[str, Any]:
-    """The rankings as JSON data (shape in the module docstring)."""
+def rankings_json(rankings: Rankings, reveal_seed: bool = False) -> dict[str, Any]:
+    """The rankings as JSON data (shape in the module docstring); a drawn seed only when
+    ``reveal_seed`` (:meth:`Rankings.seed_shown`)."""
     return {
         "tournament": rankings.tournament,
         "games": rankings.games,
-        "seed": rankings.tournament_seed,
+        "seed": rankings.seed_shown(reveal_seed),
+        "seed_hidden": rankings.seed_shown(reveal_seed) != rankings.tournament_seed,
         "bots": [_standing_json(s) for s in rankings.standings],
         "seat_bias": None if rankings.seat_bias is None else seat_bias_json(rankings.seat_bias),
         "code_versions": list(rankings.code_versions),

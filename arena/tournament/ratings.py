@@ -66,7 +66,8 @@ class Rankings:
     """Standings in rank order plus the head-to-head crosstable and the seat bias.
 
     ``tournament_seed`` is the seed the tournament's deals came from (``None`` when unknown:
-    ranked from bare records, or a store older than the seed record); ``seat_bias`` is each
+    ranked from bare records, or a store older than the seed record), ``seed_drawn`` that it was
+    drawn at random, hence secret (see :meth:`seed_shown`); ``seat_bias`` is each
     seat's win rate over the games (``None`` before the first game); ``code_versions`` the
     versions of the arena code that played them (:meth:`Store.code_versions`, empty when not
     recorded).
@@ -79,6 +80,13 @@ class Rankings:
     tournament_seed: int | None = None
     seat_bias: SeatBias | None = None
     code_versions: tuple[str, ...] = ()
+    seed_drawn: bool = False
+
+    def seed_shown(self, reveal: bool = False) -> int | None:
+        """The seed a view of the rankings shows: a seed the file wrote always, a drawn one only
+        when ``reveal``. Rankings get published while games remain to be played, and a drawn
+        seed deals every one of them."""
+        return self.tournament_seed if reveal or not self.seed_drawn else None
 
     @property
     def bots(self) -> tuple[str, ...]:
@@ -151,4 +159,5 @@ def rank_store(
     name = info.name if info else store.path.stem
     rankings = rank_summary(name, store.summary(settings), store.disqualified(),
                             store.bot_versions(), resamples, seed, info.seed if info else None)
-    return replace(rankings, code_versions=store.code_versions())
+    return replace(rankings, code_versions=store.code_versions(),
+                   seed_drawn=info is not None and info.seed_drawn)

@@ -248,8 +248,9 @@ def test_short_names_stay_distinct() -> None:
 
 def test_rankings_json_shape_is_exact():
     data = rankings_json(RANKINGS)
-    assert list(data) == ["tournament", "games", "seed", "bots", "seat_bias", "code_versions"]
+    assert list(data) == ["tournament", "games", "seed", "seed_hidden", "bots", "seat_bias", "code_versions"]
     assert data["tournament"] == "demo" and data["games"] == 12 and data["seat_bias"] is None
+    assert (data["seed"], data["seed_hidden"]) == (None, False)  # ranked from bare records: no seed
     assert data["code_versions"] == []
     assert [b["bot"] for b in data["bots"]] == ["greedy", "random", "flaky", "cheat"]
     assert data["bots"][0] == {

@@ -164,33 +164,46 @@ def test_more_rounds_grow_the_tournament_and_say_what_is_played(tmp_path: Path) 
     assert f"{GAMES} of {GAMES} games stored; this run played 3" in out
 
 
-def drawn_seed(output: str) -> int:
-    """The seed ``arena run`` says it drew (its one ``seed: N (drawn at random...`` line)."""
-    (seed,) = re.findall(r"^seed: (\d+) \(drawn at random", output, re.MULTILINE)
-    return int(seed)
+def drawn_seed(home: Path) -> int:
+    """The seed a run drew, as only ``arena rankings --show-seed`` gives it."""
+    shown = json.loads(invoke(home, "rankings", "cli", "--json", "--show-seed").stdout)
+    assert shown["seed_hidden"] is False
+    return int(shown["seed"])
 
 
-def test_a_file_without_seed_gets_a_drawn_seed_that_the_resume_and_rankings_keep(tmp_path: Path) -> None:
+def test_a_file_without_seed_gets_a_drawn_seed_that_the_resume_keeps_and_no_view_shows_unasked(
+        tmp_path: Path) -> None:
+    """The drawn seed deals every game still to play, and runs' output and rankings get shared
+    while games remain: neither shows it unless asked (--show-seed)."""
     config = tmp_path / "cli.yaml"
     config.write_text(CONFIG.replace("seed: 4\n", ""))
     first = invoke(tmp_path, "run", str(config), "--max-games", "2")
     assert first.exit_code == 0, first.output
-    seed = drawn_seed(first.stdout)
+    seed = drawn_seed(tmp_path)
+    assert "seed: drawn at random and kept secret in" in first.stdout
+    assert "arena rankings cli --show-seed shows it" in " ".join(first.stdout.split())
     resumed = invoke(tmp_path, "run", str(config))
     assert resumed.exit_code == 0, resumed.output  # not refused as a changed config
-    assert "played 4" in resumed.stdout and drawn_seed(resumed.stdout) == seed
-    assert json.loads(invoke(tmp_path, "rankings", "cli", "--json").stdout)["seed"] == seed
-    assert f"{GAMES} games, seed {seed}" in invoke(tmp_path, "rankings", "cli").stdout
+    assert "played 4" in resumed.stdout and drawn_seed(tmp_path) == seed
+    plain = json.loads(invoke(tmp_path, "rankings", "cli", "--json").stdout)
+    assert (plain["seed"], plain["seed_hidden"]) == (None, True)
+    table = invoke(tmp_path, "rankings", "cli").stdout
+    assert f"{GAMES} games, seed drawn at random (--show-seed)" in table
+    for output in (first.stdout, resumed.stdout, table):
+        assert str(seed) not in output
+    assert f"{GAMES} games, seed {seed}" in invoke(tmp_path, "rankings", "cli", "--show-seed").stdout
     other = tmp_path / "other"
     other.mkdir()
     fresh = invoke(other, "run", str(config), "--max-games", "1", "--home", str(other))
-    assert fresh.exit_code == 0 and drawn_seed(fresh.stdout) != seed
+    assert fresh.exit_code == 0 and drawn_seed(other) != seed
 
 
 def test_a_file_with_a_seed_prints_no_drawn_seed(home: Path) -> None:
     result = invoke(home, "run", str(home / "cli.yaml"))
     assert result.exit_code == 0 and "drawn at random" not in result.stdout
-    assert json.loads(invoke(home, "rankings", "cli", "--json").stdout)["seed"] == 4
+    assert "games, seed 4" in result.stdout  # a seed the file wrote is no secret
+    shown = json.loads(invoke(home, "rankings", "cli", "--json").stdout)
+    assert (shown["seed"], shown["seed_hidden"]) == (4, False)
 
 
 def test_a_stopped_run_prints_the_command_that_resumes(tmp_path: Path) -> None:

@@ -139,8 +139,8 @@ def test_rankings_json_shape(tmp_path: Path) -> None:
     run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1)
     with open_results(tmp_path, "small") as store:
         table = rankings_json(rank_store(store))
-    assert set(table) == {"tournament", "games", "seed", "bots", "seat_bias", "code_versions"}
-    assert table["seed"] == 11 and table["code_versions"] == [code_identity()]
+    assert set(table) == {"tournament", "games", "seed", "seed_hidden", "bots", "seat_bias", "code_versions"}
+    assert (table["seed"], table["seed_hidden"]) == (11, False) and table["code_versions"] == [code_identity()]
     assert [seat["games"] for seat in table["seat_bias"]["seats"]] == [table["games"]] * 3
     for line in table["bots"]:
         assert set(line) == {"bot", "disqualified", "faults", "games", "mean_place", "mean_place_ci",
