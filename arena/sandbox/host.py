@@ -38,6 +38,7 @@ import io
 import json
 import os
 import resource
+import signal
 import socket
 import struct
 import sys
@@ -414,6 +415,10 @@ class Template:
                 out_fd = 1  # where a failed exec reports
                 if self.setup.get("options"):  # a command bot's options (arena.sandbox.options)
                     os.environ["ARENA_OPTIONS"] = json.dumps(self.setup["options"])
+                # Past RLIMIT_FSIZE its log writes fail instead of killing it: an ignored signal
+                # stays ignored across exec. This interpreter's start ignored it already; said
+                # here so that the bot's protection does not rest on that.
+                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
                 os.execvp(self.command[0], self.command)
         except BaseException as exc:  # the referee sees the line, then the exit status
             os.write(out_fd, ("!error " + json.dumps(f"sandbox setup: {exc}") + "\n").encode())

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
@@ -155,3 +156,23 @@ def test_a_program_of_the_bots_own_plays_from_its_copy(tmp_path, monkeypatch):
                  "--workers", "1", "--home", str(home))
     assert duel.exit_code == 0, duel.output
     assert "mybot vs random over 2 deal pairs" in duel.output and "faulted" not in duel.output
+
+
+@pytest.mark.parametrize("mode", [[], ["--trusted"]], ids=["confined", "trusted"])
+def test_a_command_bot_that_logs_past_its_file_size_cap_keeps_playing(tmp_path, monkeypatch, mode):
+    """A command bot's stderr is a file capped at 1 MiB a game (RLIMIT_FSIZE). Past it the kernel
+    sends SIGXFSZ, whose default kills (a C or sh program keeps the default): a verbose bot is
+    not a crashed one, so the signal is ignored and its writes beyond the cap fail instead."""
+    chatty = FIRST_LEGAL_SH.replace("while IFS=", """text=x; i=0
+while [ $i -lt 10 ]; do text="$text$text"; i=$((i + 1)); done
+i=0
+while [ $i -lt 1500 ]; do printf '%s\\n' "$text" >&2; i=$((i + 1)); done
+while IFS=""", 1)
+    program = tmp_path / "chatty"
+    program.write_text(chatty)
+    program.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    duel = arena("duel", "cmd:./chatty", "random", "--games", "2", "--seats", "2", "--seed", "4",
+                 "--workers", "1", "--home", str(tmp_path), *mode)
+    assert duel.exit_code == 0, duel.output
+    assert "chatty vs random over 1 deal pair" in duel.output and "faulted" not in duel.output, duel.output
