@@ -1370,8 +1370,10 @@ def render_report(console: Console, report: RunReport) -> None:
     drawn at random (the file has none) is kept: not the seed itself, since a run's output gets
     shared while games remain, and the seed deals every one of them."""
     if report.seed_drawn:
+        home = report.store_path.parent.parent  # the workspace: <home>/results/<name>.sqlite
+        where = "" if home.resolve() == Path.cwd().resolve() else f" --home {shlex.quote(str(home))}"
         console.print(f"seed: drawn at random and kept secret in {report.store_path} (arena "
-                      f"rankings {report.tournament} --show-seed shows it)")
+                      f"rankings {report.tournament}{where} --show-seed shows it)")
     for bot, reason in sorted(report.disqualified.items()):
         console.print(f"[bold red]{bot} is disqualified[/]: {reason}")
     # short lines: the summary must not wrap in an 80-column terminal

@@ -181,7 +181,7 @@ def test_a_file_without_seed_gets_a_drawn_seed_that_the_resume_keeps_and_no_view
     assert first.exit_code == 0, first.output
     seed = drawn_seed(tmp_path)
     assert "seed: drawn at random and kept secret in" in first.stdout
-    assert "arena rankings cli --show-seed shows it" in " ".join(first.stdout.split())
+    assert f"arena rankings cli --home {tmp_path} --show-seed shows it" in " ".join(first.stdout.split())
     resumed = invoke(tmp_path, "run", str(config))
     assert resumed.exit_code == 0, resumed.output  # not refused as a changed config
     assert "played 4" in resumed.stdout and drawn_seed(tmp_path) == seed
