@@ -26,6 +26,12 @@ up and before the bot's code runs. It denies:
   read it from the next one's number (``fstat``): an exact channel between two seats, and
   from one game to the next. (The game process has no ``/proc``, whose entries draw from the
   same counter as pipes.) And ``syslog``: the kernel's log, where a crash leaves a message.
+* for a Python bot, the numbers of the files the referee hands it, descriptors 0 to 3 (its
+  requests and replies, pipes; its log, an in-memory file): ``fstat``, ``newfstatat`` and
+  ``statx`` of them, and their copies (``dup``, ``dup2``, ``dup3``, ``fcntl`` ``F_DUPFD``). The
+  referee makes them at each game's start, numbered from counters other processes move (a
+  bot's own shared anonymous mappings move the in-memory files' one), so their numbers would
+  tell a bot what a partner did in the previous game.
 
 Denied calls fail with ``EPERM`` (``clone3`` with ``ENOSYS`` so threads fall back to
 ``clone``), so a bot sees an ordinary ``OSError`` rather than dying.
@@ -73,6 +79,12 @@ RWF_NOWAIT = 0x8   # preadv2 flag: tells whether a page is cached without readin
 # fcntl commands that share state through a file: F_GETLK, F_SETLK, F_SETLKW, F_SETLEASE,
 # F_GETLEASE, F_NOTIFY, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW.
 DENIED_FCNTL = (5, 6, 7, 1024, 1025, 1026, 36, 37, 38)
+# The descriptors a Python bot's game process gets from the referee (requests, log, log,
+# replies), the calls that would read their inode numbers, and fcntl's F_DUPFD and
+# F_DUPFD_CLOEXEC, which copy them.
+REFEREE_FDS = (0, 1, 2, 3)
+FD_NUMBER_CALLS = ("fstat", "fstat64", "newfstatat", "fstatat64", "statx", "dup", "dup2", "dup3")
+DUP_FCNTL = (0, 1030)
 
 
 class _ArgCmp(ctypes.Structure):
@@ -139,6 +151,8 @@ def bot_filter(allow_exec: bool = False) -> bytes:
             _deny_with_arg(lib, ctx, "madvise", 2, advice)
         for call in ("preadv2", "pwritev2"):
             _deny_with_arg(lib, ctx, call, 5, RWF_NOWAIT, mask=RWF_NOWAIT)
+        if not allow_exec:  # a command bot has /proc and pipes of its own (docs/sandbox.md)
+            _deny_referee_fd_numbers(lib, ctx)
         return _export(lib, ctx)
     finally:
         lib.seccomp_release(ctx)
@@ -163,13 +177,32 @@ def _deny_with_arg(lib: ctypes.CDLL, ctx: int, name: str, arg: int, value: int,
     an exact 64-bit comparison lets ``syscall(SYS_fcntl, fd, (1 << 32) | F_OFD_SETLK, ...)``
     through.
     """
+    _deny_with_args(lib, ctx, name, ((arg, value, mask),))
+
+
+def _deny_with_args(lib: ctypes.CDLL, ctx: int, name: str,
+                    tests: tuple[tuple[int, int, int], ...]) -> None:
+    """EPERM for ``name`` when every ``(arg, value, mask)`` holds: the argument's low 32 bits,
+    masked, equal the value (see :func:`_deny_with_arg`)."""
     nr = lib.seccomp_syscall_resolve_name(name.encode())
     if nr < 0:
         return
-    cmp = _ArgCmp(arg, _SCMP_CMP_MASKED_EQ, mask, value)
-    rc = lib.seccomp_rule_add_array(ctx, _errno_action(errno.EPERM), nr, 1, ctypes.byref(cmp))
+    cmps = (_ArgCmp * len(tests))(*(_ArgCmp(arg, _SCMP_CMP_MASKED_EQ, mask, value)
+                                     for arg, value, mask in tests))
+    rc = lib.seccomp_rule_add_array(ctx, _errno_action(errno.EPERM), nr, len(tests), cmps)
     if rc < 0:
         raise SeccompUnavailable(f"seccomp_rule_add({name}) failed: {os.strerror(-rc)}")
+
+
+def _deny_referee_fd_numbers(lib: ctypes.CDLL, ctx: int) -> None:
+    """No stat or copy of descriptors 0 to 3 (module docstring): their first argument, compared
+    on its low 32 bits like every descriptor the kernel reads."""
+    for fd in REFEREE_FDS:
+        for name in FD_NUMBER_CALLS:
+            _deny_with_arg(lib, ctx, name, 0, fd)
+        for call in ("fcntl", "fcntl64"):
+            for command in DUP_FCNTL:
+                _deny_with_args(lib, ctx, call, ((0, fd, 0xFFFFFFFF), (1, command, 0xFFFFFFFF)))
 
 
 def _deny(lib: ctypes.CDLL, ctx: int, name: str, action: int) -> None:

@@ -4,8 +4,10 @@ Checks (a) the partner's world-readable file, (b) other processes' names, comman
 environments, (c) the shared-memory segment, (d) a lock on the shared files (and ``flock``),
 (e) the abstract socket, (f) which pages of the page-cache file are cached (without reading
 them, and by how fast they read), evicting them again after each look, (g) whether the number of
-a new pipe or /proc inode ends on the writer's mark. It reports every channel that worked at
-the end of the game, as a LEAK.
+a new pipe or /proc inode ends on the writer's mark, (h) whether the number of its own log
+(descriptor 1, made by the referee at this game's start) lies just over the writer's other
+mark, read in every way the kernel offers. It reports every channel that worked at the end of
+the game, as a LEAK.
 """
 
 import ctypes
@@ -32,6 +34,9 @@ PAGE = 4096
 F_OFD_GETLK, F_WRLCK, F_UNLCK = 36, 1, 2
 INODE_MARK = 677   # the writer's mark (mod 1024); a few other inodes may come between
 INODE_SLACK = 16
+LOG_MARK = 301     # the writer's mark for the logs of the next game (mod 1024)
+AT_EMPTY_PATH, STATX_INO = 0x1000, 0x100
+SYS_FSTAT, SYS_NEWFSTATAT, SYS_DUP3, SYS_STATX = 5, 262, 292, 332  # x86_64
 SYS_FCNTL = 72  # x86_64
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -103,6 +108,58 @@ def proc_inode() -> int:
     return os.stat(f"/proc/self/task/{seen[0]}").st_ino
 
 
+def _stat_ino(call: int, *args) -> int:
+    """st_ino from a stat-family system call that fills a ``struct stat`` (x86_64 layout)."""
+    buffer = ctypes.create_string_buffer(256)
+    if libc.syscall(call, *args, buffer, *([AT_EMPTY_PATH] if call == SYS_NEWFSTATAT else [])) != 0:
+        raise OSError(ctypes.get_errno(), "refused")
+    return struct.unpack_from("Q", buffer.raw, 8)[0]
+
+
+def _statx_ino(fd: int) -> int:
+    buffer = ctypes.create_string_buffer(256)
+    if libc.syscall(SYS_STATX, fd, b"", AT_EMPTY_PATH, STATX_INO, buffer) != 0:
+        raise OSError(ctypes.get_errno(), "refused")
+    return struct.unpack_from("Q", buffer.raw, 32)[0]
+
+
+def _through_copy(copy) -> int:  # type: ignore[no-untyped-def]
+    fd = copy()
+    try:
+        return os.fstat(fd).st_ino
+    finally:
+        os.close(fd)
+
+
+def log_inodes() -> dict:
+    """The number of descriptor 1 (the log the referee made), by every way there is to read
+    it: way -> number, for the ways that answered."""
+    ways = {
+        "fstat": lambda: os.fstat(1).st_ino,
+        "fstat-high-bits": lambda: _stat_ino(SYS_FSTAT, ctypes.c_ulong((1 << 32) | 1)),
+        "newfstatat": lambda: _stat_ino(SYS_NEWFSTATAT, 1, b""),
+        "statx": lambda: _statx_ino(1),
+        "dup": lambda: _through_copy(lambda: os.dup(1)),
+        "dup2": lambda: _through_copy(lambda: os.dup2(1, 40)),
+        "dup3": lambda: _through_copy(lambda: _checked(libc.syscall(SYS_DUP3, 1, 41, 0))),
+        "F_DUPFD": lambda: _through_copy(lambda: fcntl.fcntl(1, fcntl.F_DUPFD, 42)),
+        "F_DUPFD_CLOEXEC": lambda: _through_copy(lambda: fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 43)),
+    }
+    numbers = {}
+    for way, read in ways.items():
+        try:
+            numbers[way] = read()
+        except OSError:
+            continue
+    return numbers
+
+
+def _checked(fd: int) -> int:
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "refused")
+    return fd
+
+
 class Bot:
     def __init__(self) -> None:
         self.found: dict = {}
@@ -133,6 +190,13 @@ class Bot:
         self.look_socket()
         self.look_pages()
         self.look_inodes()
+        self.look_log_inode()
+
+    def look_log_inode(self) -> None:
+        for way, number in log_inodes().items():
+            if (number - LOG_MARK) % 1024 < INODE_SLACK:
+                self.note("loginode", f"its log numbered {number} by {way} (mark {LOG_MARK})")
+                return
 
     def look_inodes(self) -> None:
         for name, make in (("pipe", pipe_inode), ("proc", proc_inode)):

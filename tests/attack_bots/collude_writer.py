@@ -6,12 +6,16 @@ open-file-description lock, and ``flock``) on files every bot can read: the runt
 standard library's; (e) an abstract unix socket; (f) the page cache of a standard-library file
 (it reads a few chosen pages); (g) the machine's counter of pipe and /proc inode numbers (one
 per CPU, and the table's seats share their worker's CPU): it makes pipes, or failing that
-/proc entries of short-lived threads, until the next number ends (modulo 1024) on a mark.
+/proc entries of short-lived threads, until the next number ends (modulo 1024) on a mark;
+(h) the counter of in-memory files, which numbers the log the referee hands each seat at the
+start of a game: from its own log's number it makes shared anonymous mappings (each one such
+a file) until the next game's logs are numbered on a mark.
 ``collude_reader.py`` at the same table looks for each.
 """
 
 import ctypes
 import fcntl
+import mmap
 import os
 import socket
 import struct
@@ -29,6 +33,7 @@ IPC_CREAT, IPC_RMID = 0o1000, 0
 F_OFD_SETLK, F_RDLCK = 37, 0
 PR_SET_NAME = 15
 INODE_MARK = 677   # the residue (mod 1024) of the next inode number it leaves for the reader
+LOG_MARK = 301     # the residue (mod 1024) it leaves the next game's logs a few numbers under
 SYS_FCNTL = 72  # x86_64
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -112,6 +117,18 @@ def mark_inodes() -> None:
             continue
 
 
+def mark_log_inode() -> None:
+    """(h) From its log's number (descriptor 1, made at this game's start; a few files came
+    since), leave the counter of in-memory files so that the next game's logs end near the
+    mark: each shared anonymous mapping is one more such file."""
+    try:
+        made_at_start = os.fstat(1).st_ino
+    except OSError:
+        return
+    for _ in range((LOG_MARK - made_at_start - 1) % 1024):
+        mmap.mmap(-1, 4096).close()
+
+
 class Bot:
     def __init__(self) -> None:
         self.keep: list = []       # descriptors and sockets held for the whole game
@@ -119,7 +136,7 @@ class Bot:
         self.page_fd = None
 
     def on_game_start(self, info: dict) -> None:
-        self.published = False
+        self.published = self.log_marked = False
 
     def act(self, obs):
         hand = " ".join(str(c) for c in obs.hand)
@@ -130,6 +147,9 @@ class Bot:
         self.write_file(note)
         self.touch_pages()
         mark_inodes()
+        if not self.log_marked:
+            self.log_marked = True
+            mark_log_inode()
         return obs.legal[0]
 
     def publish(self, note: bytes) -> None:
