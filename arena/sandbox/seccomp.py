@@ -224,11 +224,7 @@ def _deny_clone(lib: ctypes.CDLL, ctx: int) -> None:
     """
     _deny(lib, ctx, "clone3", _errno_action(errno.ENOSYS))
     _deny_with_arg(lib, ctx, "clone", 0, _CLONE_PIDFD, mask=_CLONE_PIDFD)
-    nr = lib.seccomp_syscall_resolve_name(b"clone")
-    cmp = _ArgCmp(0, _SCMP_CMP_MASKED_EQ, _CLONE_THREAD, 0)
-    rc = lib.seccomp_rule_add_array(ctx, _errno_action(errno.EPERM), nr, 1, ctypes.byref(cmp))
-    if rc < 0:
-        raise SeccompUnavailable(f"seccomp_rule_add(clone) failed: {os.strerror(-rc)}")
+    _deny_with_arg(lib, ctx, "clone", 0, 0, mask=_CLONE_THREAD)  # a process, not a thread
 
 
 def _export(lib: ctypes.CDLL, ctx: int) -> bytes:
