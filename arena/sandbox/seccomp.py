@@ -26,6 +26,12 @@ up and before the bot's code runs. It denies:
   read it from the next one's number (``fstat``): an exact channel between two seats, and
   from one game to the next. (The game process has no ``/proc``, whose entries draw from the
   same counter as pipes.) And ``syslog``: the kernel's log, where a crash leaves a message.
+* ``seccomp`` itself: a filter of the bot's own with a notification listener
+  (``SECCOMP_FILTER_FLAG_NEW_LISTENER``) lets one of its threads have a copy of any of its
+  descriptors installed at a number of its choosing (``SECCOMP_IOCTL_NOTIF_ADDFD``), past the
+  rules below; ``ustat``, which answers for any filesystem of the machine by its device
+  number (the free blocks and inodes of another bot's folder: an exact channel between seats),
+  and ``sysfs``, ``statmount`` and ``listmount`` (mounts and their machine-wide ids).
 * for a Python bot, the numbers of the files the referee hands it, descriptors 0 to 3 (its
   requests and replies, pipes; its log, an in-memory file): ``fstat``, ``newfstatat`` and
   ``statx`` of them, and their copies (``dup``, ``dup2``, ``dup3``, ``fcntl`` ``F_DUPFD``). The
@@ -43,6 +49,7 @@ import ctypes
 import ctypes.util
 import errno
 import os
+import platform
 from functools import lru_cache
 
 _ACT_ALLOW = 0x7FFF0000
@@ -68,7 +75,10 @@ DENIED = (
     "io_submit", "io_getevents", "io_pgetevents", "io_cancel", "io_destroy",
     "sched_setaffinity", "sched_setattr", "sched_setscheduler", "sysinfo",
     "pipe", "pipe2", "memfd_create", "memfd_secret", "pidfd_open", "syslog",
+    "seccomp", "ustat", "sysfs", "statmount", "listmount",
 )
+# Calls an older libseccomp may not know by name, by their x86_64 numbers.
+X86_64_NUMBERS = {"statmount": 457, "listmount": 458}
 EXEC_CALLS = ("execve", "execveat")
 # Allowed to command bots: the runtimes of other languages make pipes as they start (Node.js's
 # libuv), so a command bot keeps the inode-number channel these open (docs/sandbox.md).
@@ -161,7 +171,7 @@ def bot_filter(allow_exec: bool = False) -> bytes:
 def syscall_number(name: str) -> int | None:
     """The native number of system call ``name`` (None without libseccomp)."""
     try:
-        number = _load_library().seccomp_syscall_resolve_name(name.encode())
+        number = _number(_load_library(), name)
     except SeccompUnavailable:
         return None
     return number if number >= 0 else None
@@ -184,7 +194,7 @@ def _deny_with_args(lib: ctypes.CDLL, ctx: int, name: str,
                     tests: tuple[tuple[int, int, int], ...]) -> None:
     """EPERM for ``name`` when every ``(arg, value, mask)`` holds: the argument's low 32 bits,
     masked, equal the value (see :func:`_deny_with_arg`)."""
-    nr = lib.seccomp_syscall_resolve_name(name.encode())
+    nr = _number(lib, name)
     if nr < 0:
         return
     cmps = (_ArgCmp * len(tests))(*(_ArgCmp(arg, _SCMP_CMP_MASKED_EQ, mask, value)
@@ -205,9 +215,18 @@ def _deny_referee_fd_numbers(lib: ctypes.CDLL, ctx: int) -> None:
                 _deny_with_args(lib, ctx, call, ((0, fd, 0xFFFFFFFF), (1, command, 0xFFFFFFFF)))
 
 
+def _number(lib: ctypes.CDLL, name: str) -> int:
+    """The native number of ``name``: libseccomp's, else :data:`X86_64_NUMBERS` on x86_64;
+    negative when neither knows it (the call is then skipped)."""
+    nr: int = lib.seccomp_syscall_resolve_name(name.encode())
+    if nr < 0 and platform.machine() == "x86_64":
+        return X86_64_NUMBERS.get(name, nr)
+    return nr
+
+
 def _deny(lib: ctypes.CDLL, ctx: int, name: str, action: int) -> None:
     """Add one unconditional rule; names unknown to this kernel/arch are skipped."""
-    nr = lib.seccomp_syscall_resolve_name(name.encode())
+    nr = _number(lib, name)
     if nr < 0:
         return
     rc = lib.seccomp_rule_add_array(ctx, action, nr, 0, None)

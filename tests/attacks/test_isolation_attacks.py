@@ -211,7 +211,8 @@ def test_proc_shows_only_the_bot_itself(confined: Runs, trusted: Runs) -> None:
 def test_no_file_of_the_workspace_the_user_or_other_bots_is_reachable(
         world: World, confined: Runs, trusted: Runs) -> None:
     assert_clean(confined, "attack_files")
-    text = assert_leaks_everywhere(trusted, "attack_files", "listed")
+    text = assert_leaks_everywhere(trusted, "attack_files", "listed", "ustat answered",
+                                   "a seccomp listener was granted")
     for target in (world.root / "attacks.yaml", world.root / "secret.txt",
                    world.root / "entrants" / "collude_reader.py", REPO / "bots" / "random.py",
                    world.trusted_home / "results" / "attacks.sqlite"):
