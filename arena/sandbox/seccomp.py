@@ -31,7 +31,11 @@ up and before the bot's code runs. It denies:
   descriptors installed at a number of its choosing (``SECCOMP_IOCTL_NOTIF_ADDFD``), past the
   rules below; ``ustat``, which answers for any filesystem of the machine by its device
   number (the free blocks and inodes of another bot's folder: an exact channel between seats),
-  and ``sysfs``, ``statmount`` and ``listmount`` (mounts and their machine-wide ids).
+  and ``sysfs``, ``statmount`` and ``listmount`` (mounts and their machine-wide ids);
+  ``getrusage``, whose count of major page faults tells exactly whether a page of a shared
+  file was cached (another bot's reads); and shared futex waits: a futex word in a page of
+  a file is keyed by the file, so two bots that map one standard-library file could wait and
+  wake each other (:data:`SHARED_FUTEX_WAITS`, :data:`FUTEX2_CALLS`).
 * for a Python bot, the numbers of the files the referee hands it, descriptors 0 to 3 (its
   requests and replies, pipes; its log, an in-memory file): ``fstat``, ``newfstatat`` and
   ``statx`` of them, and their copies (``dup``, ``dup2``, ``dup3``, ``fcntl`` ``F_DUPFD``). The
@@ -75,10 +79,19 @@ DENIED = (
     "io_submit", "io_getevents", "io_pgetevents", "io_cancel", "io_destroy",
     "sched_setaffinity", "sched_setattr", "sched_setscheduler", "sysinfo",
     "pipe", "pipe2", "memfd_create", "memfd_secret", "pidfd_open", "syslog",
-    "seccomp", "ustat", "sysfs", "statmount", "listmount",
+    "seccomp", "ustat", "sysfs", "statmount", "listmount", "getrusage",
 )
 # Calls an older libseccomp may not know by name, by their x86_64 numbers.
-X86_64_NUMBERS = {"statmount": 457, "listmount": 458}
+X86_64_NUMBERS = {"statmount": 457, "listmount": 458, "futex_waitv": 449, "futex_wake": 454,
+                  "futex_wait": 455, "futex_requeue": 456}
+# futex operations that wait (FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI), refused
+# when shared: without FUTEX_PRIVATE_FLAG (128), a futex in a file's page is keyed by the
+# file, so two bots that map one standard-library file would wait and wake each other.
+SHARED_FUTEX_WAITS = (0, 9, 11)
+FUTEX_PRIVATE_FLAG = 128
+# The futex2 calls take their flags in memory (futex_waitv) or need none to be shared; glibc
+# uses none of them, so they are refused with ENOSYS, as a kernel without them would.
+FUTEX2_CALLS = ("futex_waitv", "futex_wake", "futex_wait", "futex_requeue")
 EXEC_CALLS = ("execve", "execveat")
 # Allowed to command bots: the runtimes of other languages make pipes as they start (Node.js's
 # libuv), so a command bot keeps the inode-number channel these open (docs/sandbox.md).
@@ -154,6 +167,7 @@ def bot_filter(allow_exec: bool = False) -> bytes:
             if not (allow_exec and name in EXEC_CALLS + COMMAND_CALLS):
                 _deny(lib, ctx, name, _errno_action(errno.EPERM))
         _deny_clone(lib, ctx)
+        _deny_shared_futex_waits(lib, ctx)
         for call in ("fcntl", "fcntl64"):
             for command in DENIED_FCNTL:
                 _deny_with_arg(lib, ctx, call, 1, command)
@@ -191,17 +205,27 @@ def _deny_with_arg(lib: ctypes.CDLL, ctx: int, name: str, arg: int, value: int,
 
 
 def _deny_with_args(lib: ctypes.CDLL, ctx: int, name: str,
-                    tests: tuple[tuple[int, int, int], ...]) -> None:
-    """EPERM for ``name`` when every ``(arg, value, mask)`` holds: the argument's low 32 bits,
-    masked, equal the value (see :func:`_deny_with_arg`)."""
+                    tests: tuple[tuple[int, int, int], ...], code: int = errno.EPERM) -> None:
+    """Error ``code`` for ``name`` when every ``(arg, value, mask)`` holds: the argument's low
+    32 bits, masked, equal the value (see :func:`_deny_with_arg`)."""
     nr = _number(lib, name)
     if nr < 0:
         return
     cmps = (_ArgCmp * len(tests))(*(_ArgCmp(arg, _SCMP_CMP_MASKED_EQ, mask, value)
                                      for arg, value, mask in tests))
-    rc = lib.seccomp_rule_add_array(ctx, _errno_action(errno.EPERM), nr, len(tests), cmps)
+    rc = lib.seccomp_rule_add_array(ctx, _errno_action(code), nr, len(tests), cmps)
     if rc < 0:
         raise SeccompUnavailable(f"seccomp_rule_add({name}) failed: {os.strerror(-rc)}")
+
+
+def _deny_shared_futex_waits(lib: ctypes.CDLL, ctx: int) -> None:
+    """A shared futex wait answers EAGAIN (the word changed), which glibc's waits handle by
+    looking again: a ``pthread_join``, whose wait is shared, still works, by spinning."""
+    for command in SHARED_FUTEX_WAITS:
+        _deny_with_args(lib, ctx, "futex", ((1, command, 0x7F | FUTEX_PRIVATE_FLAG),),
+                        code=errno.EAGAIN)
+    for name in FUTEX2_CALLS:
+        _deny(lib, ctx, name, _errno_action(errno.ENOSYS))
 
 
 def _deny_referee_fd_numbers(lib: ctypes.CDLL, ctx: int) -> None:

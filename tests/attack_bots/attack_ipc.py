@@ -4,6 +4,12 @@ At the start of every game it looks for a System V shared-memory segment and mes
 under a fixed key and for a POSIX message queue under a fixed name; then it creates each (if
 missing) holding the run it came from. Nothing removes them: without an IPC namespace they
 outlive the bot, its referee and the tournament. An object found is a LEAK.
+
+It also tries the kernel's other meeting points for bots that share no object: a shared futex
+wait on a page of a standard-library file (keyed by the file, so a bot mapping the same file
+elsewhere on the machine could wake it, and count the waiters it woke), and ``getrusage``,
+whose count of major faults tells exactly whether a page another bot read was cached. Either
+one granted is a LEAK.
 """
 
 import ctypes
@@ -102,10 +108,41 @@ def _describe(kind: str, data: bytes) -> str:
     return f"{kind} from {where} ({data.decode(errors='replace')})"
 
 
+SYS_FUTEX, FUTEX_WAIT, SYS_GETRUSAGE = 202, 0, 98   # x86_64
+PROT_READ, MAP_SHARED = 1, 1
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_long]
+libc.syscall.restype = ctypes.c_long
+
+
+def shared_futex_waited() -> bool:
+    """Whether a shared wait on the first word of os.py's first page was let wait (20 ms)."""
+    fd = os.open(os.__file__, os.O_RDONLY)
+    try:
+        address = libc.mmap(None, 4096, PROT_READ, MAP_SHARED, fd, 0)
+    finally:
+        os.close(fd)
+    word = ctypes.c_uint32.from_address(address).value
+    timeout = (ctypes.c_long * 2)(0, 20_000_000)
+    result = libc.syscall(SYS_FUTEX, ctypes.c_void_p(address), FUTEX_WAIT, ctypes.c_uint32(word),
+                          timeout, None, 0)
+    return result == 0 or ctypes.get_errno() == 110   # woken, or waited until ETIMEDOUT
+
+
+def getrusage_answered() -> bool:
+    usage = ctypes.create_string_buffer(256)
+    return libc.syscall(SYS_GETRUSAGE, 0, usage) == 0
+
+
 class Bot:
     def on_game_start(self, info: dict) -> None:
         mq = _mq_lib()
         found = []
+        if shared_futex_waited():
+            found.append("a shared futex wait on os.py was let wait")
+        if getrusage_answered():
+            found.append("getrusage answered")
         for kind, read in (("shm", _shm_read), ("msg", _msg_read),
                            ("mq", (lambda: _mq_read(mq)) if mq else (lambda: None))):
             data = read()
