@@ -118,11 +118,20 @@ def test_a_shipped_strength_store_holds_games_of_its_tournament_file_and_bots(pa
         assert versions[entry.name] in shipped, f"{entry.name}: no snapshot of the version that played"
 
 
-def test_the_sample_position_replays_to_the_end_of_its_moves() -> None:
-    position = load_position(ROOT / "tournaments" / "sample-position.yaml")
+SAMPLE_POSITION = ROOT / "tournaments" / "sample-position.yaml"
+
+
+def played_out(path: Path) -> tuple[Game, int]:
+    """The game of a position file once its moves are applied, and how many moves it lists."""
+    position = load_position(path)
     for move in position.moves:
         position.game.apply(move)
-    assert position.game.decisions == len(position.moves)
+    return position.game, len(position.moves)
+
+
+def test_the_sample_position_replays_to_the_end_of_its_moves() -> None:
+    game, moves = played_out(SAMPLE_POSITION)
+    assert game.decisions == moves
 
 
 @pytest.mark.parametrize("rules, expected", [("two-four-jacks", "7H !"), ("london", "7H !"), ("switch", "7H")])
@@ -201,13 +210,7 @@ def test_the_position_the_notation_shows_is_the_sample_file_with_its_defaults_wr
     shown = re.search(r"## Positions.*?```yaml\n(.*?)```", text, re.DOTALL)
     assert shown is not None and "sample-position.yaml" in text[:shown.start(1)]
     (tmp_path / "shown.yaml").write_text(shown[1])
-    replayed = []
-    for path in (tmp_path / "shown.yaml", ROOT / "tournaments" / "sample-position.yaml"):
-        position = load_position(path)
-        for move in position.moves:
-            position.game.apply(move)
-        replayed.append(position.game.to_json())
-    assert replayed[0] == replayed[1]
+    assert played_out(tmp_path / "shown.yaml")[0].to_json() == played_out(SAMPLE_POSITION)[0].to_json()
 
 
 def test_the_notation_names_every_reason_a_game_of_one_hand_can_end_with() -> None:
@@ -233,7 +236,4 @@ def test_the_replay_json_in_the_notation_is_what_replay_prints() -> None:
     text = (ROOT / "docs" / "notation.md").read_text()
     shown = re.search(r"```json\n(.*?)```", text, re.DOTALL)
     assert shown is not None
-    position = load_position(ROOT / "tournaments" / "sample-position.yaml")
-    for move in position.moves:
-        position.game.apply(move)
-    assert json.loads(shown[1]) == position.game.to_json()
+    assert json.loads(shown[1]) == played_out(SAMPLE_POSITION)[0].to_json()

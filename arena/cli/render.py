@@ -1018,7 +1018,7 @@ def render_rankings(console: Console, rankings: Rankings, reveal_seed: bool = Fa
     """The rankings table (as many columns as the console's width holds), the legend of its
     marks, and any cut bot name in full; a drawn seed only when ``reveal_seed``."""
     public_seed = rankings.seed_shown(reveal_seed)
-    seed = (", seed drawn at random (--show-seed)" if public_seed != rankings.tournament_seed
+    seed = (", seed drawn at random (--show-seed)" if rankings.seed_hidden(reveal_seed)
             else "" if public_seed is None else f", seed {public_seed}")
     versions = len(set(rankings.code_versions))
     code = f", played by {versions} versions of the arena code" if versions > 1 else ""
@@ -1365,13 +1365,14 @@ def leaders_table(progress: Progress, width: int = 80) -> RenderableType:
     return Group(title, _table([kept[0], bots, *kept[1:]], styles))
 
 
-def render_report(console: Console, report: RunReport) -> None:
+def render_report(console: Console, report: RunReport, home: Path | None = None) -> None:
     """One summary line of a finished (or stopped) run, each disqualification, and where a seed
     drawn at random (the file has none) is kept: not the seed itself, since a run's output gets
-    shared while games remain, and the seed deals every one of them."""
+    shared while games remain, and the seed deals every one of them. ``home``, the run's
+    workspace, is named in the command that shows the seed when it is not the current folder."""
     if report.seed_drawn:
-        home = report.store_path.parent.parent  # the workspace: <home>/results/<name>.sqlite
-        where = "" if home.resolve() == Path.cwd().resolve() else f" --home {shlex.quote(str(home))}"
+        elsewhere = home is not None and home.resolve() != Path.cwd().resolve()
+        where = f" --home {shlex.quote(str(home))}" if elsewhere else ""
         console.print(f"seed: drawn at random and kept secret in {report.store_path} (arena "
                       f"rankings {report.tournament}{where} --show-seed shows it)")
     for bot, reason in sorted(report.disqualified.items()):

@@ -127,7 +127,7 @@ def _finish(report: RunReport, home: Path, argv: list[str], shown: list[str]) ->
     for note in (report.growth, report.code_note):
         if note is not None and note not in shown:
             out.print(note)
-    render_report(out, report)
+    render_report(out, report, home)
     with open_results(home, report.tournament) as store:
         render_rankings(out, rank_store(store))
     if report.interrupted:

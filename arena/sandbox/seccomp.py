@@ -165,7 +165,7 @@ def bot_filter(allow_exec: bool = False) -> bytes:
     try:
         for name in DENIED:
             if not (allow_exec and name in EXEC_CALLS + COMMAND_CALLS):
-                _deny(lib, ctx, name, _errno_action(errno.EPERM))
+                _deny(lib, ctx, name)
         _deny_clone(lib, ctx)
         _deny_shared_futex_waits(lib, ctx)
         for call in ("fcntl", "fcntl64"):
@@ -206,8 +206,8 @@ def _deny_with_arg(lib: ctypes.CDLL, ctx: int, name: str, arg: int, value: int,
 
 def _deny_with_args(lib: ctypes.CDLL, ctx: int, name: str,
                     tests: tuple[tuple[int, int, int], ...], code: int = errno.EPERM) -> None:
-    """Error ``code`` for ``name`` when every ``(arg, value, mask)`` holds: the argument's low
-    32 bits, masked, equal the value (see :func:`_deny_with_arg`)."""
+    """Error ``code`` for ``name`` when every ``(arg, value, mask)`` holds (always, with none):
+    the argument's low 32 bits, masked, equal the value (see :func:`_deny_with_arg`)."""
     nr = _number(lib, name)
     if nr < 0:
         return
@@ -225,7 +225,7 @@ def _deny_shared_futex_waits(lib: ctypes.CDLL, ctx: int) -> None:
         _deny_with_args(lib, ctx, "futex", ((1, command, 0x7F | FUTEX_PRIVATE_FLAG),),
                         code=errno.EAGAIN)
     for name in FUTEX2_CALLS:
-        _deny(lib, ctx, name, _errno_action(errno.ENOSYS))
+        _deny(lib, ctx, name, errno.ENOSYS)
 
 
 def _deny_referee_fd_numbers(lib: ctypes.CDLL, ctx: int) -> None:
@@ -248,14 +248,9 @@ def _number(lib: ctypes.CDLL, name: str) -> int:
     return nr
 
 
-def _deny(lib: ctypes.CDLL, ctx: int, name: str, action: int) -> None:
-    """Add one unconditional rule; names unknown to this kernel/arch are skipped."""
-    nr = _number(lib, name)
-    if nr < 0:
-        return
-    rc = lib.seccomp_rule_add_array(ctx, action, nr, 0, None)
-    if rc < 0:
-        raise SeccompUnavailable(f"seccomp_rule_add({name}) failed: {os.strerror(-rc)}")
+def _deny(lib: ctypes.CDLL, ctx: int, name: str, code: int = errno.EPERM) -> None:
+    """Error ``code`` for every call of ``name``; names unknown to this kernel/arch are skipped."""
+    _deny_with_args(lib, ctx, name, (), code)
 
 
 def _deny_clone(lib: ctypes.CDLL, ctx: int) -> None:
@@ -265,7 +260,7 @@ def _deny_clone(lib: ctypes.CDLL, ctx: int) -> None:
     clone3 passes its flags in memory, which seccomp cannot read, so it is refused as a
     whole; glibc then retries with clone(), which the flag checks cover.
     """
-    _deny(lib, ctx, "clone3", _errno_action(errno.ENOSYS))
+    _deny(lib, ctx, "clone3", errno.ENOSYS)
     _deny_with_arg(lib, ctx, "clone", 0, _CLONE_PIDFD, mask=_CLONE_PIDFD)
     _deny_with_arg(lib, ctx, "clone", 0, 0, mask=_CLONE_THREAD)  # a process, not a thread
 

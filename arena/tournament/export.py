@@ -154,7 +154,7 @@ def rankings_json(rankings: Rankings, reveal_seed: bool = False) -> dict[str, An
         "tournament": rankings.tournament,
         "games": rankings.games,
         "seed": rankings.seed_shown(reveal_seed),
-        "seed_hidden": rankings.seed_shown(reveal_seed) != rankings.tournament_seed,
+        "seed_hidden": rankings.seed_hidden(reveal_seed),
         "bots": [_standing_json(s) for s in rankings.standings],
         "seat_bias": None if rankings.seat_bias is None else seat_bias_json(rankings.seat_bias),
         "code_versions": list(rankings.code_versions),

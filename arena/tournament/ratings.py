@@ -67,7 +67,7 @@ class Rankings:
 
     ``tournament_seed`` is the seed the tournament's deals came from (``None`` when unknown:
     ranked from bare records, or a store older than the seed record), ``seed_drawn`` that it was
-    drawn at random, hence secret (see :meth:`seed_shown`); ``seat_bias`` is each
+    drawn at random, hence secret (see :meth:`seed_hidden`); ``seat_bias`` is each
     seat's win rate over the games (``None`` before the first game); ``code_versions`` the
     versions of the arena code that played them (:meth:`Store.code_versions`, empty when not
     recorded).
@@ -82,11 +82,15 @@ class Rankings:
     code_versions: tuple[str, ...] = ()
     seed_drawn: bool = False
 
+    def seed_hidden(self, reveal: bool = False) -> bool:
+        """Whether a view of the rankings leaves the seed out: a drawn one, unless ``reveal``
+        (a seed the file wrote is always shown). Rankings get published while games remain to
+        be played, and a drawn seed deals every one of them."""
+        return self.seed_drawn and not reveal and self.tournament_seed is not None
+
     def seed_shown(self, reveal: bool = False) -> int | None:
-        """The seed a view of the rankings shows: a seed the file wrote always, a drawn one only
-        when ``reveal``. Rankings get published while games remain to be played, and a drawn
-        seed deals every one of them."""
-        return self.tournament_seed if reveal or not self.seed_drawn else None
+        """The seed a view of the rankings shows (``None``: hidden, or not recorded)."""
+        return None if self.seed_hidden(reveal) else self.tournament_seed
 
     @property
     def bots(self) -> tuple[str, ...]:
