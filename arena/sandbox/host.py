@@ -621,19 +621,34 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-class _Filter:
-    """The seccomp program the referee compiled, ready to install with two prctl calls."""
+def _programs(packed: bytes) -> list[bytes]:
+    """The BPF programs ``seccomp.bot_filter`` packed (each after its native ``uint32`` count
+    of eight-byte instructions), in the order to install them."""
+    found, at = [], 0
+    while at < len(packed):
+        (count,) = struct.unpack_from("=I", packed, at)
+        found.append(packed[at + 4:at + 4 + 8 * count])
+        at += 4 + 8 * count
+    return found
 
-    def __init__(self, program: bytes) -> None:
-        self.buffer = ctypes.create_string_buffer(program, len(program))
-        self.fprog = _SockFprog(len(program) // 8, ctypes.addressof(self.buffer))
-        self.ref = ctypes.byref(self.fprog)
+
+class _Filter:
+    """The seccomp programs the referee compiled (the deny-list, then the allow-list), ready
+    to install with one prctl call each."""
+
+    def __init__(self, packed: bytes) -> None:
+        self.buffers = [ctypes.create_string_buffer(program, len(program))
+                        for program in _programs(packed)]
+        self.fprogs = [_SockFprog(len(buffer) // 8, ctypes.addressof(buffer))
+                       for buffer in self.buffers]
+        self.refs = [ctypes.byref(fprog) for fprog in self.fprogs]
 
     def install(self) -> None:
-        """No new privileges, then the filter."""
+        """No new privileges, then each filter (the deny-list allows the next one's prctl)."""
         _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
-        _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, self.ref, 0, 0),
-               "prctl(PR_SET_SECCOMP)")
+        for ref in self.refs:
+            _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ref, 0, 0),
+                   "prctl(PR_SET_SECCOMP)")
 
 
 def main() -> None:

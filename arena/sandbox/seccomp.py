@@ -1,4 +1,4 @@
-"""The bot's seccomp deny-list, compiled with libseccomp (through ctypes) into raw BPF bytes.
+"""The bot's seccomp filters, a deny-list and an allow-list, compiled with libseccomp (through ctypes) into raw BPF bytes.
 
 The filter is compiled once per referee process and written into the runtime; each game
 process installs it with ``prctl(PR_SET_SECCOMP)`` (microseconds) after its confinement is set
@@ -45,6 +45,17 @@ up and before the bot's code runs. It denies:
 
 Denied calls fail with ``EPERM`` (``clone3`` with ``ENOSYS`` so threads fall back to
 ``clone``), so a bot sees an ordinary ``OSError`` rather than dying.
+
+Behind the deny-list, a second filter allows only what was reviewed, so that a call nobody
+looked at is refused rather than allowed (``ENOSYS``, as a kernel without it would answer):
+
+* a Python bot gets :data:`PYTHON_CALLS`, what the interpreter and its standard library do
+  to the bot's own process, memory and files;
+* a command bot, whose runtime may be anything, gets every call up to :data:`LAST_REVIEWED`:
+  what a newer kernel adds is refused until someone adds it to the review.
+
+The kernel runs both filters on every call and keeps the stricter answer; it caches the
+allow filter's verdict per call number, so an allowed call costs nothing more.
 """
 
 from __future__ import annotations
@@ -54,7 +65,9 @@ import ctypes.util
 import errno
 import os
 import platform
+import struct
 from functools import lru_cache
+from typing import Callable
 
 _ACT_ALLOW = 0x7FFF0000
 _CLONE_THREAD = 0x00010000
@@ -79,11 +92,49 @@ DENIED = (
     "io_submit", "io_getevents", "io_pgetevents", "io_cancel", "io_destroy",
     "sched_setaffinity", "sched_setattr", "sched_setscheduler", "sysinfo",
     "pipe", "pipe2", "memfd_create", "memfd_secret", "pidfd_open", "syslog",
-    "seccomp", "ustat", "sysfs", "statmount", "listmount", "getrusage",
+    "seccomp", "ustat", "sysfs", "statmount", "listmount", "getrusage", "open_tree_attr",
 )
 # Calls an older libseccomp may not know by name, by their x86_64 numbers.
 X86_64_NUMBERS = {"statmount": 457, "listmount": 458, "futex_waitv": 449, "futex_wake": 454,
-                  "futex_wait": 455, "futex_requeue": 456}
+                  "futex_wait": 455, "futex_requeue": 456, "open_tree_attr": 467}
+# The newest call reviewed for DENIED: Linux 6.17's file_setattr. Since Linux 5.1 every
+# architecture gives a new call the same number, so one bound serves all of them.
+LAST_REVIEWED = 469
+# What a Python bot's game process may call (each name where this architecture has it): the
+# interpreter, its threads and the standard library acting on the bot's own memory, files,
+# descriptors, clocks and signals. Calls the deny-list refuses in part (clone, futex, fcntl,
+# madvise, the stat calls, dup) are here; the deny-list still has the last word on them.
+PYTHON_CALLS = (
+    # files and descriptors: its own folder and the read-only runtime
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2",
+    "pwritev2", "open", "openat", "openat2", "creat", "close", "close_range", "lseek",
+    "_llseek", "stat", "lstat", "fstat", "newfstatat", "statx", "stat64", "lstat64", "fstat64",
+    "fstatat64", "statfs", "fstatfs", "statfs64", "fstatfs64", "access", "faccessat",
+    "faccessat2", "readlink", "readlinkat", "getdents", "getdents64", "getcwd", "chdir",
+    "fchdir", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat",
+    "renameat2", "link", "linkat", "symlink", "symlinkat", "chmod", "fchmod", "fchmodat",
+    "fchmodat2", "chown", "fchown", "lchown", "fchownat", "truncate", "ftruncate", "fallocate",
+    "utime", "utimes", "utimensat", "futimesat", "fsync", "fdatasync", "umask", "dup", "dup2",
+    "dup3", "fcntl", "fcntl64", "ioctl", "sendfile", "sendfile64", "copy_file_range",
+    "getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr", "setxattr",
+    "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+    "poll", "ppoll", "select", "_newselect", "pselect6", "epoll_create", "epoll_create1",
+    "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2", "eventfd", "eventfd2",
+    # memory
+    "brk", "mmap", "mmap2", "munmap", "mremap", "mprotect", "madvise", "msync",
+    # the process and its threads
+    "clone", "exit", "exit_group", "set_tid_address", "set_robust_list", "rseq", "futex",
+    "gettid", "getpid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getresuid",
+    "getresgid", "getgroups", "getpgrp", "getpgid", "getsid", "arch_prctl", "uname",
+    "getrandom", "getrlimit", "setrlimit", "prlimit64", "times", "getcpu", "sched_yield",
+    "sched_getaffinity", "sched_getparam", "sched_getscheduler", "sched_get_priority_max",
+    "sched_get_priority_min", "getpriority", "setpriority",
+    # signals (its PID namespace holds only itself) and clocks
+    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigreturn", "sigaltstack",
+    "rt_sigpending", "rt_sigsuspend", "rt_sigtimedwait", "kill", "tgkill", "tkill", "pause",
+    "restart_syscall", "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep",
+    "gettimeofday", "time",
+)
 # futex operations that wait (FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI), refused
 # when shared: without FUTEX_PRIVATE_FLAG (128), a futex in a file's page is keyed by the
 # file, so two bots that map one standard-library file would wait and wake each other.
@@ -153,16 +204,55 @@ def _load_library() -> ctypes.CDLL:
 
 @lru_cache(maxsize=2)
 def bot_filter(allow_exec: bool = False) -> bytes:
-    """The compiled BPF program; :class:`SeccompUnavailable` if libseccomp is missing.
+    """The filters to install, in order (the deny-list, then the allow-list), each a native
+    ``uint32`` count of instructions and then the BPF program (the host's ``_programs`` reads
+    them);
+    :class:`SeccompUnavailable` if libseccomp is missing.
 
     ``allow_exec`` is the variant for command bots, whose game process must exec the command
     (it still cannot fork), and whose runtime may need pipes (:data:`COMMAND_CALLS`).
     """
     lib = _load_library()
-    ctx = lib.seccomp_init(_ACT_ALLOW)
+    return b"".join(_counted(program) for program in
+                    (_deny_list(lib, allow_exec), _allow_list(lib, allow_exec)))
+
+
+def _counted(program: bytes) -> bytes:
+    """``program`` preceded by its instruction count (eight bytes each)."""
+    return struct.pack("=I", len(program) // 8) + program
+
+
+def _allow_list(lib: ctypes.CDLL, allow_exec: bool) -> bytes:
+    """ENOSYS for every call but :data:`PYTHON_CALLS`, or for a command bot every call
+    numbered up to :data:`LAST_REVIEWED`."""
+    numbers = (range(LAST_REVIEWED + 1) if allow_exec
+               else [nr for nr in (_number(lib, name) for name in PYTHON_CALLS) if nr >= 0])
+
+    def allow(ctx: int) -> None:
+        for nr in numbers:
+            rc = lib.seccomp_rule_add_array(ctx, _ACT_ALLOW, nr, 0, None)
+            if rc < 0:
+                raise SeccompUnavailable(f"seccomp_rule_add({nr}) failed: {os.strerror(-rc)}")
+
+    return _compile(lib, _errno_action(errno.ENOSYS), allow)
+
+
+def _compile(lib: ctypes.CDLL, default: int, add_rules: Callable[[int], None]) -> bytes:
+    """The BPF program of a filter whose action is ``default`` but where ``add_rules`` says."""
+    ctx = lib.seccomp_init(default)
     if not ctx:
         raise SeccompUnavailable("seccomp_init failed")
     try:
+        add_rules(ctx)
+        return _export(lib, ctx)
+    finally:
+        lib.seccomp_release(ctx)
+
+
+def _deny_list(lib: ctypes.CDLL, allow_exec: bool) -> bytes:
+    """The deny-list (module docstring), over a default of allowing."""
+
+    def deny(ctx: int) -> None:
         for name in DENIED:
             if not (allow_exec and name in EXEC_CALLS + COMMAND_CALLS):
                 _deny(lib, ctx, name)
@@ -177,9 +267,8 @@ def bot_filter(allow_exec: bool = False) -> bytes:
             _deny_with_arg(lib, ctx, call, 5, RWF_NOWAIT, mask=RWF_NOWAIT)
         if not allow_exec:  # a command bot has /proc and pipes of its own (docs/sandbox.md)
             _deny_referee_fd_numbers(lib, ctx)
-        return _export(lib, ctx)
-    finally:
-        lib.seccomp_release(ctx)
+
+    return _compile(lib, _ACT_ALLOW, deny)
 
 
 def syscall_number(name: str) -> int | None:

@@ -79,6 +79,26 @@ def test_no_machine_wide_inode_counter_is_within_reach(make_bot) -> None:
     assert trusted == "reached pipe,memfd,pidfd,proc,clone-pidfd"
 
 
+def test_calls_nobody_reviewed_are_refused_to_a_python_bot(make_bot) -> None:
+    """The allow-list: a call outside what the interpreter and the standard library need is
+    refused as if the kernel lacked it, whether or not the deny-list names it; the control,
+    trusted, reaches the older ones (the newest may be missing from the kernel)."""
+    names = ("personality", "getitimer", "ioprio_get", "get_mempolicy", "lsm_list_modules",
+             "file_getattr")
+    confined = reply_or_fault(make_bot("unreviewed_calls.py"), {})
+    assert confined == " ".join(f"{name}=ENOSYS" for name in names)
+    trusted = reply_or_fault(make_bot("unreviewed_calls.py", trusted=True), {})
+    assert trusted.startswith("personality=ok getitimer=ok ioprio_get=ok get_mempolicy=ok ")
+
+
+def test_a_python_bot_may_use_the_standard_library_on_its_own_things(make_bot) -> None:
+    """What an honest bot does (files in its folder, threads, sleep, clocks, randomness,
+    compression, sqlite in memory, mappings, polling, signals to itself) all works confined:
+    the filters refuse only calls that reach beyond the bot."""
+    roomy = dataclasses.replace(FAST, move_time=5.0)
+    assert reply_or_fault(make_bot("stdlib_tour.py", roomy), {}) == "draw"
+
+
 def test_a_command_bot_keeps_pipes_and_a_proc_of_its_own(make_bot) -> None:
     """Runtimes of other languages need them as they start (Node.js's libuv makes a pipe; the
     loader's $ORIGIN and Java's launcher read /proc/self/exe): a command bot keeps them, and
