@@ -42,6 +42,13 @@ up and before the bot's code runs. It denies:
   referee makes them at each game's start, numbered from counters other processes move (a
   bot's own shared anonymous mappings move the in-memory files' one), so their numbers would
   tell a bot what a partner did in the previous game.
+* for a Python bot, sending itself a real-time signal (``kill``, ``tkill``, ``tgkill`` with a
+  signal of 32 or more; the calls that queue one with data are outside its allow-list). The
+  kernel counts queued real-time signals per user, up to ``RLIMIT_SIGPENDING``, and without
+  root every bot runs under the referee's uid: one bot could hold a number of them pending and
+  another count how many more it may queue, an exact channel (and a way to take the user's
+  whole quota). The standard signals it may still hold pending, at most one of each per
+  thread, are counted but never refused: too few to fill the quota, and no way to measure it.
 
 Denied calls fail with ``EPERM`` (``clone3`` with ``ENOSYS`` so threads fall back to
 ``clone``), so a bot sees an ordinary ``OSError`` rather than dying.
@@ -72,6 +79,7 @@ from typing import Callable
 _ACT_ALLOW = 0x7FFF0000
 _CLONE_THREAD = 0x00010000
 _CLONE_PIDFD = 0x00001000
+_SCMP_CMP_GE = 5
 _SCMP_CMP_MASKED_EQ = 7
 
 # Syscalls no bot needs; each would let it reach beyond its process.
@@ -159,6 +167,10 @@ DENIED_FCNTL = (5, 6, 7, 1024, 1025, 1026, 36, 37, 38)
 REFEREE_FDS = (0, 1, 2, 3)
 FD_NUMBER_CALLS = ("fstat", "fstat64", "newfstatat", "fstatat64", "statx", "dup", "dup2", "dup3")
 DUP_FCNTL = (0, 1030)
+# The calls that send a signal to a thread or process of the bot's own, and which argument is
+# the signal; a Python bot may send itself no real-time signal (SIGRTMIN, 32, and up).
+SIGNAL_ARGUMENT = {"kill": 1, "tkill": 1, "tgkill": 2}
+FIRST_REALTIME_SIGNAL = 32
 
 
 class _ArgCmp(ctypes.Structure):
@@ -267,6 +279,7 @@ def _deny_list(lib: ctypes.CDLL, allow_exec: bool) -> bytes:
             _deny_with_arg(lib, ctx, call, 5, RWF_NOWAIT, mask=RWF_NOWAIT)
         if not allow_exec:  # a command bot has /proc and pipes of its own (docs/sandbox.md)
             _deny_referee_fd_numbers(lib, ctx)
+            _deny_realtime_signals(lib, ctx)
 
     return _compile(lib, _ACT_ALLOW, deny)
 
@@ -297,14 +310,27 @@ def _deny_with_args(lib: ctypes.CDLL, ctx: int, name: str,
                     tests: tuple[tuple[int, int, int], ...], code: int = errno.EPERM) -> None:
     """Error ``code`` for ``name`` when every ``(arg, value, mask)`` holds (always, with none):
     the argument's low 32 bits, masked, equal the value (see :func:`_deny_with_arg`)."""
+    _add_rule(lib, ctx, name, [_ArgCmp(arg, _SCMP_CMP_MASKED_EQ, mask, value)
+                               for arg, value, mask in tests], code)
+
+
+def _add_rule(lib: ctypes.CDLL, ctx: int, name: str, cmps: list[_ArgCmp], code: int) -> None:
+    """Error ``code`` for ``name`` when every comparison holds; unknown names skipped."""
     nr = _number(lib, name)
     if nr < 0:
         return
-    cmps = (_ArgCmp * len(tests))(*(_ArgCmp(arg, _SCMP_CMP_MASKED_EQ, mask, value)
-                                     for arg, value, mask in tests))
-    rc = lib.seccomp_rule_add_array(ctx, _errno_action(code), nr, len(tests), cmps)
+    rc = lib.seccomp_rule_add_array(ctx, _errno_action(code), nr, len(cmps),
+                                    (_ArgCmp * len(cmps))(*cmps))
     if rc < 0:
         raise SeccompUnavailable(f"seccomp_rule_add({name}) failed: {os.strerror(-rc)}")
+
+
+def _deny_realtime_signals(lib: ctypes.CDLL, ctx: int) -> None:
+    """EPERM for sending a real-time signal (module docstring): the signal's whole 64-bit
+    argument at least 32, which also catches high bits set over a low number."""
+    for name, arg in SIGNAL_ARGUMENT.items():
+        _add_rule(lib, ctx, name, [_ArgCmp(arg, _SCMP_CMP_GE, FIRST_REALTIME_SIGNAL, 0)],
+                  errno.EPERM)
 
 
 def _deny_shared_futex_waits(lib: ctypes.CDLL, ctx: int) -> None:

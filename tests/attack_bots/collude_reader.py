@@ -6,14 +6,19 @@ environments, (c) the shared-memory segment, (d) a lock on the shared files (and
 them, and by how fast they read), evicting them again after each look, (g) whether the number of
 a new pipe or /proc inode ends on the writer's mark, (h) whether the number of its own log
 (descriptor 1, made by the referee at this game's start) lies just over the writer's other
-mark, read in every way the kernel offers. It reports every channel that worked at the end of
+mark, read in every way the kernel offers, (i) whether the user's other processes hold a
+multiple of the writer's count of queued signals: the quota, less how many it may queue
+itself before the kernel refuses (EAGAIN). It reports every channel that worked at the end of
 the game, as a LEAK.
 """
 
 import ctypes
+import errno
 import fcntl
 import glob
 import os
+import resource
+import signal
 import statistics
 import struct
 import threading
@@ -38,6 +43,9 @@ LOG_MARK = 301     # the writer's mark for the logs of the next game (mod 1024)
 AT_EMPTY_PATH, STATX_INO = 0x1000, 0x100
 SYS_FSTAT, SYS_NEWFSTATAT, SYS_DUP3, SYS_STATX = 5, 262, 292, 332  # x86_64
 SYS_FCNTL = 72  # x86_64
+HOLD, HOLD_SLACK = 1021, 8   # (i) the writer's count of pending signals; others the user holds
+QUOTA_SIGNAL = signal.SIGRTMIN + 6
+QUOTA_LOOKS = (2, 3)         # its acts that measure (the writer has acted by then)
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
@@ -160,18 +168,50 @@ def _checked(fd: int) -> int:
     return fd
 
 
+def held_by_others() -> int | None:
+    """(i) How many queued signals the user's other processes hold: the quota less how many
+    this thread may queue, blocked, before EAGAIN (then all dropped again); None when it may
+    not queue real-time signals at all."""
+    limit = resource.getrlimit(resource.RLIMIT_SIGPENDING)[0]
+    if not 0 < limit < 1 << 22:
+        return None
+    queued = 0
+    signal.pthread_sigmask(signal.SIG_BLOCK, [QUOTA_SIGNAL])
+    try:
+        while queued <= limit:
+            signal.pthread_kill(threading.get_ident(), QUOTA_SIGNAL)
+            queued += 1
+        return None
+    except OSError as exc:
+        return limit - queued if exc.errno == errno.EAGAIN else None
+    finally:
+        signal.signal(QUOTA_SIGNAL, signal.SIG_IGN)  # drops the pending ones
+        signal.signal(QUOTA_SIGNAL, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [QUOTA_SIGNAL])
+
+
 class Bot:
     def __init__(self) -> None:
         self.found: dict = {}
         self.evicted = False
         self.page_fd = None
+        self.acts = 0
 
     def on_game_start(self, info: dict) -> None:
-        self.found, self.evicted = {}, False
+        self.found, self.evicted, self.acts = {}, False, 0
 
     def act(self, obs):
         self.look()
+        self.acts += 1
+        if self.acts in QUOTA_LOOKS:
+            self.look_quota()
         return obs.legal[0]
+
+    def look_quota(self) -> None:
+        held = held_by_others()
+        if held is not None and held >= HOLD and held % HOLD < HOLD_SLACK:
+            self.note("sigpending", f"the user's other processes hold {held} queued signals "
+                                    f"(the writer's {HOLD})")
 
     def on_game_end(self, result: dict) -> None:
         self.look()

@@ -9,7 +9,8 @@ per CPU, and the table's seats share their worker's CPU): it makes pipes, or fai
 /proc entries of short-lived threads, until the next number ends (modulo 1024) on a mark;
 (h) the counter of in-memory files, which numbers the log the referee hands each seat at the
 start of a game: from its own log's number it makes shared anonymous mappings (each one such
-a file) until the next game's logs are numbered on a mark.
+a file) until the next game's logs are numbered on a mark; (i) the user's quota of queued
+signals: it holds a number of real-time signals pending for the whole game.
 ``collude_reader.py`` at the same table looks for each.
 """
 
@@ -17,6 +18,7 @@ import ctypes
 import fcntl
 import mmap
 import os
+import signal
 import socket
 import struct
 import threading
@@ -35,6 +37,8 @@ PR_SET_NAME = 15
 INODE_MARK = 677   # the residue (mod 1024) of the next inode number it leaves for the reader
 LOG_MARK = 301     # the residue (mod 1024) it leaves the next game's logs a few numbers under
 SYS_FCNTL = 72  # x86_64
+HOLD = 1021        # (i) real-time signals it holds pending, a count the reader recognizes
+HELD_SIGNAL = signal.SIGRTMIN + 5
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
@@ -129,6 +133,17 @@ def mark_log_inode() -> None:
         mmap.mmap(-1, 4096).close()
 
 
+def hold_signals() -> None:
+    """(i) Queue HOLD real-time signals to itself, blocked: they stay pending, counted against
+    the quota of every process of its user, until the game process ends."""
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, [HELD_SIGNAL])
+        for _ in range(HOLD):
+            signal.pthread_kill(threading.get_ident(), HELD_SIGNAL)
+    except OSError:
+        pass
+
+
 class Bot:
     def __init__(self) -> None:
         self.keep: list = []       # descriptors and sockets held for the whole game
@@ -144,6 +159,7 @@ class Bot:
         if not self.published:
             self.published = True
             self.publish(note)
+            hold_signals()
         self.write_file(note)
         self.touch_pages()
         mark_inodes()

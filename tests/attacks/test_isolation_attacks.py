@@ -35,7 +35,8 @@ IS_ROOT = os.geteuid() == 0
 ATTACKERS = ("attack_proc", "attack_files", "attack_memory", "attack_leftovers", "attack_ipc",
              "attack_symlinks")
 COLLUDERS = ("collude_writer", "collude_reader")
-CHANNELS = ("file", "cmdline", "shm", "lock", "flock", "socket", "pagecache", "inode", "loginode")
+CHANNELS = ("file", "cmdline", "shm", "lock", "flock", "socket", "pagecache", "inode", "loginode",
+            "sigpending")
 
 
 @dataclass
