@@ -717,8 +717,7 @@ class Store:
 
     def _check_schema(self, readonly: bool) -> int:
         """The store's schema version: this one, or an older one (then upgraded, or read as it is)."""
-        rows = self._read("SELECT value FROM meta WHERE key = 'schema_version'", (), "read schema")
-        found = rows[0][0] if rows else "none"
+        found = self._stored_schema() or "none"
         if found == str(SCHEMA_VERSION):
             return SCHEMA_VERSION
         if found in OLD_SCHEMAS:
