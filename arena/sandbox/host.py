@@ -100,6 +100,18 @@ def _bind_read_only(source: str, target: str) -> None:
     _mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
+def _bind_device(source: str, target: str) -> None:
+    """Bind the device ``source`` at ``target``, read-only: the device still reads and writes
+    (a read-only mount refuses writes to files, not to devices), but its inode's times cannot
+    be set. Writable, its ctime was a machine-wide mark that one bot could set (``os.utime``)
+    and any other, now or in a later game, read. The host's flags that a user namespace may
+    not clear (nosuid, nodev, noexec) are kept."""
+    open(target, "w").close()
+    _mount(source, target, None, MS_BIND)
+    kept = os.statvfs(target).f_flag & (MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    _mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept)
+
+
 # ---------------------------------------------------------------------------------------------
 # The bot's output and its request loop
 
@@ -299,9 +311,7 @@ class Template:
             _bind_read_only(prefix, root + prefix)
         _bind_read_only(self.setup["runtime"], root + RUNTIME_DIR)
         for name in _DEVICES:
-            target = f"{root}/dev/{name}"
-            open(target, "w").close()
-            _mount(f"/dev/{name}", target, None, MS_BIND)
+            _bind_device(f"/dev/{name}", f"{root}/dev/{name}")
         # for command bots, whose game has a /proc (a Python bot's has none: they lead nowhere)
         for link, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                              ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):

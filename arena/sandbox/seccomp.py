@@ -43,7 +43,8 @@ up and before the bot's code runs. It denies:
   bot's own shared anonymous mappings move the in-memory files' one), so their numbers would
   tell a bot what a partner did in the previous game.
 * for a Python bot, sending itself a real-time signal (``kill``, ``tkill``, ``tgkill`` with a
-  signal of 32 or more; the calls that queue one with data are outside its allow-list). The
+  signal of 32 or more, and ``fcntl`` ``F_SETSIG``, which would have its descriptors' I/O
+  send one; the calls that queue one with data are outside its allow-list). The
   kernel counts queued real-time signals per user, up to ``RLIMIT_SIGPENDING``, and without
   root every bot runs under the referee's uid: one bot could hold a number of them pending and
   another count how many more it may queue, an exact channel (and a way to take the user's
@@ -79,6 +80,7 @@ from typing import Callable
 _ACT_ALLOW = 0x7FFF0000
 _CLONE_THREAD = 0x00010000
 _CLONE_PIDFD = 0x00001000
+_SCMP_CMP_EQ = 4
 _SCMP_CMP_GE = 5
 _SCMP_CMP_MASKED_EQ = 7
 
@@ -143,6 +145,13 @@ PYTHON_CALLS = (
     "restart_syscall", "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep",
     "gettimeofday", "time",
 )
+# The ioctl commands a Python bot may use, on its own descriptors: TCGETS (isatty), TIOCGWINSZ
+# (the terminal's size), FIONREAD (bytes waiting), FIONBIO, FIONCLEX and FIOCLEX (inheritance).
+# The others answer ENOSYS: a file system's own commands tell too much of files every bot
+# shares (ext4's cache of a file's extents, EXT4_IOC_GET_ES_CACHE, says whether anyone read
+# it: a one-bit mark per file of /usr, which FS_IOC_FIEMAP sets), and FIOASYNC would queue
+# signals.
+PYTHON_IOCTLS = (0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451)
 # futex operations that wait (FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI), refused
 # when shared: without FUTEX_PRIVATE_FLAG (128), a futex in a file's page is keyed by the
 # file, so two bots that map one standard-library file would wait and wake each other.
@@ -171,6 +180,7 @@ DUP_FCNTL = (0, 1030)
 # the signal; a Python bot may send itself no real-time signal (SIGRTMIN, 32, and up).
 SIGNAL_ARGUMENT = {"kill": 1, "tkill": 1, "tgkill": 2}
 FIRST_REALTIME_SIGNAL = 32
+F_SETSIG = 10  # fcntl: the signal a descriptor's I/O sends, a real-time one if it likes
 
 
 class _ArgCmp(ctypes.Structure):
@@ -236,17 +246,28 @@ def _counted(program: bytes) -> bytes:
 
 def _allow_list(lib: ctypes.CDLL, allow_exec: bool) -> bytes:
     """ENOSYS for every call but :data:`PYTHON_CALLS`, or for a command bot every call
-    numbered up to :data:`LAST_REVIEWED`."""
+    numbered up to :data:`LAST_REVIEWED`; a Python bot's ``ioctl`` only with the commands of
+    :data:`PYTHON_IOCTLS`."""
     numbers = (range(LAST_REVIEWED + 1) if allow_exec
                else [nr for nr in (_number(lib, name) for name in PYTHON_CALLS) if nr >= 0])
+    ioctl = -1 if allow_exec else _number(lib, "ioctl")
 
     def allow(ctx: int) -> None:
         for nr in numbers:
-            rc = lib.seccomp_rule_add_array(ctx, _ACT_ALLOW, nr, 0, None)
-            if rc < 0:
-                raise SeccompUnavailable(f"seccomp_rule_add({nr}) failed: {os.strerror(-rc)}")
+            if nr != ioctl:
+                _add(lib, ctx, _ACT_ALLOW, nr, [])
+        if ioctl >= 0:  # (an unconditional ENOTTY rule beside these would win over them)
+            for command in PYTHON_IOCTLS:  # all 64 bits: high bits over a command are refused
+                _add(lib, ctx, _ACT_ALLOW, ioctl, [_ArgCmp(1, _SCMP_CMP_EQ, command, 0)])
 
     return _compile(lib, _errno_action(errno.ENOSYS), allow)
+
+
+def _add(lib: ctypes.CDLL, ctx: int, action: int, nr: int, cmps: list[_ArgCmp]) -> None:
+    """``action`` for call ``nr`` when every comparison holds, or :class:`SeccompUnavailable`."""
+    rc = lib.seccomp_rule_add_array(ctx, action, nr, len(cmps), (_ArgCmp * len(cmps))(*cmps))
+    if rc < 0:
+        raise SeccompUnavailable(f"seccomp_rule_add({nr}) failed: {os.strerror(-rc)}")
 
 
 def _compile(lib: ctypes.CDLL, default: int, add_rules: Callable[[int], None]) -> bytes:
@@ -280,6 +301,8 @@ def _deny_list(lib: ctypes.CDLL, allow_exec: bool) -> bytes:
         if not allow_exec:  # a command bot has /proc and pipes of its own (docs/sandbox.md)
             _deny_referee_fd_numbers(lib, ctx)
             _deny_realtime_signals(lib, ctx)
+            for call in ("fcntl", "fcntl64"):
+                _deny_with_arg(lib, ctx, call, 1, F_SETSIG)
 
     return _compile(lib, _ACT_ALLOW, deny)
 
@@ -317,12 +340,8 @@ def _deny_with_args(lib: ctypes.CDLL, ctx: int, name: str,
 def _add_rule(lib: ctypes.CDLL, ctx: int, name: str, cmps: list[_ArgCmp], code: int) -> None:
     """Error ``code`` for ``name`` when every comparison holds; unknown names skipped."""
     nr = _number(lib, name)
-    if nr < 0:
-        return
-    rc = lib.seccomp_rule_add_array(ctx, _errno_action(code), nr, len(cmps),
-                                    (_ArgCmp * len(cmps))(*cmps))
-    if rc < 0:
-        raise SeccompUnavailable(f"seccomp_rule_add({name}) failed: {os.strerror(-rc)}")
+    if nr >= 0:
+        _add(lib, ctx, _errno_action(code), nr, cmps)
 
 
 def _deny_realtime_signals(lib: ctypes.CDLL, ctx: int) -> None:

@@ -81,6 +81,10 @@ def clocks():
 def randomness():
     random.Random(secrets.randbits(64)).random()
     os.urandom(16)
+    with open("/dev/urandom", "rb") as noise, open("/dev/zero", "rb") as zeros:
+        assert len(noise.read(8)) == 8 and zeros.read(4) == bytes(4)
+    with open("/dev/null", "w") as null:
+        print("thrown away", file=null)
     uuid.uuid4()
     hashlib.sha256(b"deal").hexdigest()
 
@@ -123,6 +127,10 @@ def polling_and_signals():
     assert caught == [1, 1]
     signal.pthread_sigmask(signal.SIG_BLOCK, [])
     os.isatty(1)
+    shutil.get_terminal_size()
+    with open(__file__, "rb") as f:
+        os.set_inheritable(f.fileno(), True)
+        os.set_inheritable(f.fileno(), False)
 
 
 TOUR = (files, threads, clocks, randomness, data, the_process, polling_and_signals)

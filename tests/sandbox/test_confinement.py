@@ -91,6 +91,15 @@ def test_calls_nobody_reviewed_are_refused_to_a_python_bot(make_bot) -> None:
     assert trusted.startswith("personality=ok getitimer=ok ioprio_get=ok get_mempolicy=ok ")
 
 
+def test_the_shared_devices_keep_their_times(make_bot) -> None:
+    """/dev/null, zero, random and urandom are the host's own (0666): writable, their times
+    were a mark one bot set and another, now or in a later game, read. Confined they are bound
+    read-only (and still read and write, see the tour below); the control, trusted, marks them."""
+    assert reply_or_fault(make_bot("device_marks.py"), {}) == "draw"
+    trusted = reply_or_fault(make_bot("device_marks.py", trusted=True), {})
+    assert trusted == "marked null,zero,random,urandom"
+
+
 def test_a_python_bot_may_use_the_standard_library_on_its_own_things(make_bot) -> None:
     """What an honest bot does (files in its folder, threads, sleep, clocks, randomness,
     compression, sqlite in memory, mappings, polling, signals to itself) all works confined:

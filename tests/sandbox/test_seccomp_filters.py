@@ -1,6 +1,6 @@
 """The seccomp filters by themselves, installed in a forked child: a command bot's allow-list
 stops at the last call reviewed, so a call a newer kernel adds is refused until reviewed; a
-Python bot sends itself no real-time signal."""
+Python bot sends itself no real-time signal and may ioctl only for its descriptors' own state."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from arena.sandbox import host, seccomp
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-PERSONALITY, GETPID, KILL = 135, 39, 62  # x86_64; personality(0xffffffff) only asks
+PERSONALITY, GETPID, KILL, IOCTL, FCNTL = 135, 39, 62, 16, 72  # x86_64
+F_SETSIG, F_GETSIG = 10, 11
 NOBODY = 999_999_999  # above the kernel's largest pid (2**22)
-ASKED = ((PERSONALITY, 0xFFFFFFFF), (GETPID,))
+ASKED = ((PERSONALITY, 0xFFFFFFFF), (GETPID,))  # personality(0xffffffff) only asks
 
 
 def answers_under(packed: bytes, calls: tuple[tuple[int, ...], ...] = ASKED) -> tuple[str, ...]:
@@ -77,3 +78,33 @@ def test_a_python_bot_sends_no_realtime_signal() -> None:
     answers = answers_under(seccomp.bot_filter(False), calls)
     assert answers == ("ESRCH", "ESRCH", "EPERM", "EPERM", "EPERM", "EPERM")
     assert answers_under(seccomp.bot_filter(True), calls[3:4]) == ("ESRCH",)
+
+
+def test_a_python_bot_cannot_have_its_io_signal_it() -> None:
+    """fcntl F_SETSIG would have a descriptor's I/O queue a real-time signal (with F_SETOWN
+    and O_ASYNC): refused to a Python bot, which may still ask for it (F_GETSIG)."""
+    fd = os.open(os.__file__, os.O_RDONLY)
+    try:
+        calls = ((FCNTL, fd, F_SETSIG, 34), (FCNTL, fd, F_GETSIG, 0))
+        assert answers_under(seccomp.bot_filter(False), calls) == ("EPERM", "ok")
+        assert answers_under(seccomp.bot_filter(True), calls) == ("ok", "ok")
+    finally:
+        os.close(fd)
+
+
+
+def test_a_python_bot_may_ioctl_only_for_its_descriptors_state() -> None:
+    """isatty (TCGETS), the terminal's size, FIONREAD, FIONBIO and FIOCLEX/FIONCLEX reach the
+    kernel (a file is no terminal: ENOTTY from the kernel itself); a file system's
+    commands do not: FS_IOC_FIEMAP and ext4's EXT4_IOC_GET_ES_CACHE, which tell whether anyone
+    read a shared file, nor FIOASYNC, nor TCGETS with high bits set. A command bot's all go."""
+    commands = (0x5401, 0x5413, 0x5451, 0xC020660B, 0xC020662A, 0x5452, (1 << 32) | 0x5401)
+    fd = os.open(os.__file__, os.O_RDONLY)  # a shared file of the standard library
+    try:
+        calls = tuple((IOCTL, fd, command, 0) for command in commands)
+        python = answers_under(seccomp.bot_filter(False), calls)
+        command_bot = answers_under(seccomp.bot_filter(True), calls)
+    finally:
+        os.close(fd)
+    assert python == ("ENOTTY", "ENOTTY", "ok", "ENOSYS", "ENOSYS", "ENOSYS", "ENOSYS")
+    assert "ENOSYS" not in command_bot
