@@ -12,7 +12,9 @@ up and before the bot's code runs. It denies:
   directory notifications (``fcntl``), ``inotify`` and ``fanotify``; and every exact probe or
   eviction of the shared page cache (``mincore``, ``cachestat``, ``preadv2`` with
   ``RWF_NOWAIT``, ``posix_fadvise``, ``readahead``, ``madvise`` cold/pageout, AIO), which would
-  tell whether another bot read a page of a shared file.
+  tell whether another bot read a page of a shared file; and the file systems' ``ioctl``
+  commands (type ``'f'``: ``FS_IOC_FIEMAP``, ext4's ``EXT4_IOC_GET_ES_CACHE``), which mark a
+  shared file and read the mark, whether anyone has read it, without any I/O.
 
 * SysV shared memory, semaphores and message queues, and POSIX message queues: memory
   outside the address-space limit, and channels (each game also has its own IPC namespace);
@@ -167,6 +169,10 @@ COMMAND_CALLS = ("pipe", "pipe2", "memfd_create", "pidfd_open")
 # madvise advice that evicts a file's pages from the page cache: MADV_COLD, MADV_PAGEOUT.
 DENIED_MADVISE = (20, 21)
 RWF_NOWAIT = 0x8   # preadv2 flag: tells whether a page is cached without reading it
+# The type byte ('f') of the file systems' common ioctl commands, and ext4's: FS_IOC_FIEMAP
+# loads a file's extents into memory and EXT4_IOC_GET_ES_CACHE counts those kept there, a
+# mark on every file of /usr that no read leaves so exactly (refused to command bots too).
+FS_IOCTL_TYPE = 0x66
 # fcntl commands that share state through a file: F_GETLK, F_SETLK, F_SETLKW, F_SETLEASE,
 # F_GETLEASE, F_NOTIFY, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW.
 DENIED_FCNTL = (5, 6, 7, 1024, 1025, 1026, 36, 37, 38)
@@ -298,6 +304,7 @@ def _deny_list(lib: ctypes.CDLL, allow_exec: bool) -> bytes:
             _deny_with_arg(lib, ctx, "madvise", 2, advice)
         for call in ("preadv2", "pwritev2"):
             _deny_with_arg(lib, ctx, call, 5, RWF_NOWAIT, mask=RWF_NOWAIT)
+        _deny_with_arg(lib, ctx, "ioctl", 1, FS_IOCTL_TYPE << 8, mask=0xFF00)
         if not allow_exec:  # a command bot has /proc and pipes of its own (docs/sandbox.md)
             _deny_referee_fd_numbers(lib, ctx)
             _deny_realtime_signals(lib, ctx)
