@@ -127,7 +127,7 @@ PYTHON_CALLS = (
     "renameat2", "link", "linkat", "symlink", "symlinkat", "chmod", "fchmod", "fchmodat",
     "fchmodat2", "chown", "fchown", "lchown", "fchownat", "truncate", "ftruncate", "fallocate",
     "utime", "utimes", "utimensat", "futimesat", "fsync", "fdatasync", "umask", "dup", "dup2",
-    "dup3", "fcntl", "fcntl64", "ioctl", "sendfile", "sendfile64", "copy_file_range",
+    "dup3", "fcntl", "fcntl64", "sendfile", "sendfile64", "copy_file_range",
     "getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr", "setxattr",
     "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
     "poll", "ppoll", "select", "_newselect", "pselect6", "epoll_create", "epoll_create1",
@@ -154,6 +154,11 @@ PYTHON_CALLS = (
 # it: a one-bit mark per file of /usr, which FS_IOC_FIEMAP sets), and FIOASYNC would queue
 # signals.
 PYTHON_IOCTLS = (0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451)
+PR_SET_NAME, PR_GET_NAME = 15, 16
+# Calls a Python bot may make only with some values of one argument: call -> (the argument,
+# the values), compared on all 64 bits. prctl only names its threads (Python 3.14's threading
+# does; the name is seen nowhere outside the bot's PID namespace).
+PYTHON_CALLS_WITH = {"ioctl": (1, PYTHON_IOCTLS), "prctl": (0, (PR_SET_NAME, PR_GET_NAME))}
 # futex operations that wait (FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI), refused
 # when shared: without FUTEX_PRIVATE_FLAG (128), a futex in a file's page is keyed by the
 # file, so two bots that map one standard-library file would wait and wake each other.
@@ -251,20 +256,21 @@ def _counted(program: bytes) -> bytes:
 
 
 def _allow_list(lib: ctypes.CDLL, allow_exec: bool) -> bytes:
-    """ENOSYS for every call but :data:`PYTHON_CALLS`, or for a command bot every call
-    numbered up to :data:`LAST_REVIEWED`; a Python bot's ``ioctl`` only with the commands of
-    :data:`PYTHON_IOCTLS`."""
+    """ENOSYS for every call but :data:`PYTHON_CALLS` and :data:`PYTHON_CALLS_WITH`, or for a
+    command bot every call numbered up to :data:`LAST_REVIEWED`."""
     numbers = (range(LAST_REVIEWED + 1) if allow_exec
                else [nr for nr in (_number(lib, name) for name in PYTHON_CALLS) if nr >= 0])
-    ioctl = -1 if allow_exec else _number(lib, "ioctl")
+    with_values = {} if allow_exec else PYTHON_CALLS_WITH
 
     def allow(ctx: int) -> None:
         for nr in numbers:
-            if nr != ioctl:
-                _add(lib, ctx, _ACT_ALLOW, nr, [])
-        if ioctl >= 0:  # (an unconditional ENOTTY rule beside these would win over them)
-            for command in PYTHON_IOCTLS:  # all 64 bits: high bits over a command are refused
-                _add(lib, ctx, _ACT_ALLOW, ioctl, [_ArgCmp(1, _SCMP_CMP_EQ, command, 0)])
+            _add(lib, ctx, _ACT_ALLOW, nr, [])
+        # (the rest answer the default: an unconditional ENOTTY or EINVAL rule beside these
+        # would win over them in libseccomp 2.5)
+        for name, (arg, values) in with_values.items():
+            nr = _number(lib, name)
+            for value in values if nr >= 0 else ():
+                _add(lib, ctx, _ACT_ALLOW, nr, [_ArgCmp(arg, _SCMP_CMP_EQ, value, 0)])
 
     return _compile(lib, _errno_action(errno.ENOSYS), allow)
 

@@ -14,7 +14,7 @@ from arena.sandbox import host, seccomp
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-PERSONALITY, GETPID, KILL, IOCTL, FCNTL = 135, 39, 62, 16, 72  # x86_64
+PERSONALITY, GETPID, KILL, IOCTL, FCNTL, PRCTL = 135, 39, 62, 16, 72, 157  # x86_64
 F_SETSIG, F_GETSIG = 10, 11
 NOBODY = 999_999_999  # above the kernel's largest pid (2**22)
 ASKED = ((PERSONALITY, 0xFFFFFFFF), (GETPID,))  # personality(0xffffffff) only asks
@@ -66,6 +66,17 @@ def test_every_reviewed_call_is_within_the_bound() -> None:
     """Names the allow-lists or the deny-list give by number are all reviewed calls."""
     assert max(seccomp.X86_64_NUMBERS.values()) <= seccomp.LAST_REVIEWED
     assert not set(seccomp.PYTHON_CALLS) & set(seccomp.DENIED)
+    assert not set(seccomp.PYTHON_CALLS) & set(seccomp.PYTHON_CALLS_WITH)
+
+
+def test_a_python_bot_may_name_its_threads_and_nothing_else_by_prctl() -> None:
+    """PR_SET_NAME and PR_GET_NAME (Python 3.14 names its threads); not PR_SET_PDEATHSIG,
+    PR_SET_SECCOMP (a filter of its own) or PR_SET_NAME with high bits set."""
+    name = ctypes.create_string_buffer(b"arena-bot", 16)
+    address = ctypes.addressof(name)
+    calls = ((PRCTL, 15, address), (PRCTL, 16, address), (PRCTL, 1, 0), (PRCTL, 22, 0),
+             (PRCTL, (1 << 32) | 15, address))
+    assert answers_under(seccomp.bot_filter(False), calls) == ("ok", "ok", "ENOSYS", "ENOSYS", "ENOSYS")
 
 
 def test_a_python_bot_sends_no_realtime_signal() -> None:
