@@ -18,6 +18,7 @@ from arena.sandbox.spec import BotSpec, Limits
 
 WALL_SLACK = 0.25    # seconds added to every wall-clock watchdog (process wake-up, scheduling)
 CPU_SLACK = 0.005    # seconds of CPU measurement noise forgiven per decision
+STOP_GRACE = 1.0     # seconds a reply near its watchdog still gives the bot's threads to stop
 MEMORY_EXIT = 86     # the host's exit status after a MemoryError (host.MEMORY_EXIT)
 
 
@@ -167,7 +168,7 @@ class SandboxedBot:
             proc.channel.send(data, max(0.0, deadline - time.monotonic()), proc.thaw)
             proc.thaw()
             line = self._wait_line(proc, deadline, cpu_limit, allowance)
-            proc.freeze()
+            proc.freeze(max(deadline, time.monotonic() + STOP_GRACE))
             return line
         except (TimeoutError, _Timeout) as exc:
             raise self._fault(FaultCode.TIMEOUT, str(exc) or "no reply in time") from None
@@ -199,7 +200,7 @@ class SandboxedBot:
     @staticmethod
     def _charge(proc: GameProcess) -> float:
         """The CPU the bot used since its last charge: every bit of it is charged to the request
-        that just ended, including any it used before its freeze took hold last time."""
+        that just ended, including what its threads did until their freeze took hold."""
         now = proc.cpu()
         used, proc.charged = now - proc.charged, now
         return used

@@ -30,6 +30,10 @@ from arena.sandbox.runtime import (BOT_FILTER, COMMAND_FILTER, HOST_SCRIPT, SYST
 from arena.sandbox.spec import BotSpec, Limits
 
 _CPUCLOCK_SCHED = 2         # Linux: a process CPU clock id is (~pid << 3) | CPUCLOCK_SCHED
+# A frozen bot's threads, once the stop has taken hold: stopped, traced, zombie, dead.
+STOPPED_STATES = (b"T", b"t", b"Z", b"X")
+STOP_YIELDS = 8                                 # looks between yields of the CPU, at first
+STOP_POLL_FIRST, STOP_POLL_LAST = 50e-6, 2e-3   # then seconds between looks while one runs on
 _CREDS = struct.calcsize("3i")
 # Modules a bot commonly imports, loaded once by the template rather than in every game.
 PRELOAD = ("json", "random", "math", "itertools", "collections", "functools", "heapq",
@@ -308,11 +312,17 @@ class GameProcess:
         except (OSError, IndexError, ValueError):
             return self.last_cpu
 
-    def freeze(self) -> None:
+    def freeze(self, until: float) -> None:
         """Once its reply is in, the bot runs nothing until its next request, so it cannot think
         on its rivals' time or take their CPU: stopped (SIGSTOP), unless it is a single thread
         already blocked reading that request, which nothing else can wake (the seccomp filter
-        denies the timers that could)."""
+        denies the timers that could).
+
+        A thread stops only on its way back from the kernel, and some calls look only for
+        fatal signals (``MADV_POPULATE_WRITE`` of a large mapping runs on for a second): so
+        this returns once every thread has stopped, and that work is the bot's own, charged
+        to the request that just ended. :class:`TimeoutError` if one still runs at ``until``.
+        """
         if self.frozen or self.dead:
             return
         if not self._waits_for_request():
@@ -322,6 +332,42 @@ class GameProcess:
             if not self._waits_for_request():
                 self._signal(signal.SIGSTOP)
                 self.frozen = True
+                self._await_stop(until)
+
+    def _await_stop(self, until: float) -> None:
+        """Give way (the bot may share this CPU: it must run to stop) until no thread of the
+        process runs: by yielding at first, which is soon over, then by sleeping longer and
+        longer while a system call goes on."""
+        for _ in range(STOP_YIELDS):
+            if self._all_stopped():
+                return
+            os.sched_yield()
+        pause = STOP_POLL_FIRST
+        while not self._all_stopped():
+            if time.monotonic() >= until:
+                raise TimeoutError("still running after its reply (a system call that would "
+                                   "not stop)")
+            time.sleep(pause)
+            pause = min(pause * 2, STOP_POLL_LAST)
+
+    def _all_stopped(self) -> bool:
+        """Whether every thread is stopped (or gone), read from /proc/PID/task/*/stat. (A
+        thread waiting for a CPU reads as running there, in a system call or not.)"""
+        try:
+            if self._task_fd is None:
+                self._task_fd = os.open(f"/proc/{self.pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            tasks = os.listdir(self._task_fd)
+        except OSError:  # the process is gone
+            return True
+        for task in tasks:
+            try:
+                with open(f"/proc/{self.pid}/task/{task}/stat", "rb") as f:
+                    state = f.read().rpartition(b")")[2][1:2]
+            except OSError:  # a thread that ended meanwhile
+                continue
+            if state not in STOPPED_STATES:
+                return False
+        return True
 
     def _waits_for_request(self) -> bool:
         """Whether the process is one thread blocked in ``read`` on its request pipe (fd 0)."""

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import pytest
 
 from arena.sandbox import BotFault, BotSpec, FaultCode, Limits
-from sandbox_helpers import REPO, act_message
+from sandbox_helpers import FAST, REPO, act_message
 
 
 def test_every_game_gets_a_fresh_process_and_a_match_keeps_one(make_bot) -> None:
@@ -143,6 +144,7 @@ def test_command_bot_unreadable_replies_are_invalid(make_bot, reply: str, words:
 
 
 WORKER = r'''
+import dataclasses
 import sys
 from pathlib import Path
 from arena.sandbox import SandboxedBot, BotSpec, Limits
@@ -190,6 +192,36 @@ def _cpu_seconds(pid: int) -> float:
 
     fields = open(f"/proc/{pid}/stat").read().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _states(pid: int) -> list[str]:
+    """The scheduler state letter of every thread of a process, from /proc."""
+    import os
+
+    states = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            stat = open(f"/proc/{pid}/task/{task}/stat").read()
+        except FileNotFoundError:  # a thread that ended meanwhile
+            continue
+        states.append(stat.rpartition(")")[2].split()[0])
+    return states
+
+
+def test_a_bot_is_stopped_before_its_reply_is_taken(make_bot) -> None:
+    """A system call the bot starts after writing its reply (MADV_POPULATE_WRITE looks only
+    for fatal signals) goes on after its SIGSTOP, until it returns: the referee waits for every
+    thread to be stopped before it moves on, so the call runs on the bot's own time, never on
+    the next seat's, and its CPU is charged to the move: the clock stands where it was
+    charged. (Before, the call was still running here, and its CPU uncharged.)"""
+    limits = dataclasses.replace(FAST, memory_mb=1024, move_time=5.0)
+    bot = make_bot("busy_after_reply.py", limits)
+    bot.start_game({"seat": 0, "populate_mb": 768})
+    for _ in range(3):
+        bot.act(act_message(legal=["draw"]))
+        assert set(_states(bot.pid)) == {"T"}
+        game = bot._game
+        assert game is not None and game.cpu() - game.charged < 0.001
 
 
 def test_a_bot_runs_nothing_between_its_requests(make_bot) -> None:
@@ -243,7 +275,7 @@ def test_a_rival_near_its_allowance_stays_clean_beside_a_cpu_burner(make_bot, mo
     from arena.sandbox.template import GameProcess
 
     if not frozen:
-        monkeypatch.setattr(GameProcess, "freeze", lambda self: None)
+        monkeypatch.setattr(GameProcess, "freeze", lambda self, until: None)
     cpu = {min(os.sched_getaffinity(0))}
     limits = Limits(move_time=1.0, wall_factor=30.0, bank=0.0, memory_mb=256, hook_time=1.0,
                     init_time=30.0)
