@@ -414,6 +414,10 @@ class Template:
             os.dup2(log_fd, 2)
             out_fd = os.dup2(replies, 3, inheritable=False)
             os.closerange(4, 1 << 20)
+            # A session and process group of its own: kill(0, ...), setpriority(PRIO_PGRP, 0)
+            # and the like would otherwise reach its template and init, outside its PID
+            # namespace.
+            os.setsid()
             if self.confine:
                 self._confine_game()
             else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import secrets
 import signal
 import stat
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from arena.errors import ArenaError
 LEASE_DIR = "/run/arena-uid-leases"
 UID_FIRST = 2_100_000_000   # far above login, system and container (subuid) ranges
 UID_COUNT = 65_536
+SPREAD = 1024               # leases start at a random one of the first SPREAD uids
 
 
 class LeaseError(ArenaError):
@@ -40,10 +42,15 @@ class UidLease:
 
 
 def lease_uid() -> UidLease:
-    """The first free uid of the table, locked for this process; :class:`LeaseError` if none."""
+    """A free uid of the table, locked for this process; :class:`LeaseError` if none.
+
+    The first free one from a random place among the first :data:`SPREAD`: a command bot
+    reads its outer uid (/proc/self/uid_map), and the first free one from the start would
+    count the bots living on the machine. (Not the whole table: a lease leaves its file.)"""
     folder = _lease_folder()
+    start = secrets.randbelow(SPREAD)
     try:
-        for index in range(UID_COUNT):
+        for index in ((start + step) % UID_COUNT for step in range(UID_COUNT)):
             fd = os.open(str(index), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
                          0o600, dir_fd=folder)
             try:

@@ -11,7 +11,8 @@ up and before the bot's code runs. It denies:
   are shared read-only): ``flock``, POSIX and open-file-description record locks, leases and
   directory notifications (``fcntl``), ``inotify`` and ``fanotify``; and every exact probe or
   eviction of the shared page cache (``mincore``, ``cachestat``, ``preadv2`` with
-  ``RWF_NOWAIT``, ``posix_fadvise``, ``readahead``, ``madvise`` cold/pageout, AIO), which would
+  ``RWF_NOWAIT``, ``posix_fadvise``, ``readahead``, ``madvise`` cold/pageout, and
+  ``process_madvise``, which gives the same advice through a pidfd, AIO), which would
   tell whether another bot read a page of a shared file; and the file systems' ``ioctl``
   commands (type ``'f'``: ``FS_IOC_FIEMAP``, ext4's ``EXT4_IOC_GET_ES_CACHE``), which mark a
   shared file and read the mark, whether anyone has read it, without any I/O.
@@ -105,10 +106,12 @@ DENIED = (
     "sched_setaffinity", "sched_setattr", "sched_setscheduler", "sysinfo",
     "pipe", "pipe2", "memfd_create", "memfd_secret", "pidfd_open", "syslog",
     "seccomp", "ustat", "sysfs", "statmount", "listmount", "getrusage", "open_tree_attr",
+    "process_madvise",
 )
 # Calls an older libseccomp may not know by name, by their x86_64 numbers.
 X86_64_NUMBERS = {"statmount": 457, "listmount": 458, "futex_waitv": 449, "futex_wake": 454,
-                  "futex_wait": 455, "futex_requeue": 456, "open_tree_attr": 467}
+                  "futex_wait": 455, "futex_requeue": 456, "open_tree_attr": 467,
+                  "process_madvise": 440}
 # The newest call reviewed for DENIED: Linux 6.17's file_setattr. Since Linux 5.1 every
 # architecture gives a new call the same number, so one bound serves all of them.
 LAST_REVIEWED = 469

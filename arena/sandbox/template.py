@@ -288,6 +288,9 @@ class GameProcess:
         self._stat_fd: int | None = None
         self._task_fd: int | None = None
         self._syscall_fd: int | None = None
+        self._fd_dir: int | None = None
+        requests = os.fstat(channel.write_fd)  # the pipe's two ends share one inode
+        self._request_pipe = (requests.st_dev, requests.st_ino)
         self.last_cpu = 0.0
         self.charged = 0.0      # CPU seconds already charged to a request (all since fork)
         self.status: int | None = None
@@ -316,7 +319,9 @@ class GameProcess:
         """Once its reply is in, the bot runs nothing until its next request, so it cannot think
         on its rivals' time or take their CPU: stopped (SIGSTOP), unless it is a single thread
         already blocked reading that request, which nothing else can wake (the seccomp filter
-        denies the timers that could).
+        denies the timers that could). A command bot is always stopped: it may keep a copy of
+        its request pipe and block reading something else at descriptor 0 (a file opened
+        with O_DIRECT sleeps in each read), which would look the same.
 
         A thread stops only on its way back from the kernel, and some calls look only for
         fatal signals (``MADV_POPULATE_WRITE`` of a large mapping runs on for a second): so
@@ -325,7 +330,7 @@ class GameProcess:
         """
         if self.frozen or self.dead:
             return
-        if not self._waits_for_request():
+        if self.template.spec.command is not None or not self._waits_for_request():
             # Pinned to one CPU with the referee, the bot is often still on its way back to its
             # read when its reply wakes the referee: let it get there, then look again.
             os.sched_yield()
@@ -370,7 +375,10 @@ class GameProcess:
         return True
 
     def _waits_for_request(self) -> bool:
-        """Whether the process is one thread blocked in ``read`` on its request pipe (fd 0)."""
+        """Whether the process is one thread blocked in ``read`` on its request pipe (fd 0).
+
+        Descriptor 0 must still be that pipe: a Python bot may put another file there (it
+        cannot copy the pipe first, see seccomp.py, so it never gets it back)."""
         prefix = _read_prefix()
         if prefix is None:
             return False
@@ -379,9 +387,14 @@ class GameProcess:
                 self._task_fd = os.open(f"/proc/{self.pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             if self._syscall_fd is None:
                 self._syscall_fd = os.open(f"/proc/{self.pid}/syscall", os.O_RDONLY | os.O_CLOEXEC)
+            if self._fd_dir is None:
+                self._fd_dir = os.open(f"/proc/{self.pid}/fd", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             # One thread (the task folder has a link per thread, plus two), then what it does.
-            return (os.fstat(self._task_fd).st_nlink == 3
-                    and os.pread(self._syscall_fd, 64, 0).startswith(prefix))
+            if not (os.fstat(self._task_fd).st_nlink == 3
+                    and os.pread(self._syscall_fd, 64, 0).startswith(prefix)):
+                return False
+            reads = os.stat("0", dir_fd=self._fd_dir)
+            return (reads.st_dev, reads.st_ino) == self._request_pipe
         except OSError:
             return False
 
@@ -415,10 +428,10 @@ class GameProcess:
             _kill_and_wait(self.pidfd)
             self.dead = True
         self.channel.close()
-        for fd in (self.pidfd, self._stat_fd, self._task_fd, self._syscall_fd):
+        for fd in (self.pidfd, self._stat_fd, self._task_fd, self._syscall_fd, self._fd_dir):
             if fd is not None:
                 os.close(fd)
-        self.pidfd = self._stat_fd = self._task_fd = self._syscall_fd = None  # type: ignore[assignment]
+        self.pidfd = self._stat_fd = self._task_fd = self._syscall_fd = self._fd_dir = None  # type: ignore[assignment]
 
     def read_log_tail(self, size: int) -> bytes:
         """The last ``size`` bytes of this game's log."""

@@ -131,6 +131,18 @@ def test_referee_cannot_be_signalled_or_read(make_bot) -> None:
     assert reply_or_fault(make_bot("spy_referee.py"), {"referee": os.getpid()}) == "draw"
 
 
+def test_a_game_process_signals_no_process_group_but_its_own(make_bot) -> None:
+    """kill(0, ...) reaches the caller's process group: the game process has a session of its
+    own, so its template and init, outside its PID namespace, are not in it."""
+    bot = make_bot("signal_group.py")
+    assert reply_or_fault(bot, {}) == "draw"
+    template = bot._template
+    assert template is not None and template.alive()
+    bot.close_game()
+    assert reply_or_fault(bot, {}) == "draw"
+    assert bot._template is template  # the same template starts the next game
+
+
 def test_a_game_process_is_alone_unprivileged_and_limited(make_bot) -> None:
     bot = make_bot("moody.py")
     bot.start_game({"seat": 0})

@@ -224,6 +224,20 @@ def test_a_bot_is_stopped_before_its_reply_is_taken(make_bot) -> None:
         assert game is not None and game.cpu() - game.charged < 0.001
 
 
+def test_a_command_bot_is_stopped_even_when_it_seems_to_wait(make_bot) -> None:
+    """A command bot may keep a copy of its request pipe and block reading a file at
+    descriptor 0 instead: one thread blocked in read(0), as a bot waiting for its request looks.
+    It is stopped all the same (a Python bot cannot copy the pipe, and its descriptor 0 must
+    still be the pipe)."""
+    spec = BotSpec.parse({"name": "elsewhere", "cmd": ["python3", "tests/hostile_bots/command_reads_elsewhere.py"]},
+                         REPO)
+    bot = make_bot("", dataclasses.replace(FAST, move_time=5.0), spec=spec)
+    bot.start_game({"seat": 0})
+    for _ in range(3):
+        assert bot.act(act_message(legal=["draw"])) == "draw"
+        assert set(_states(bot.pid)) == {"T"}
+
+
 def test_a_bot_runs_nothing_between_its_requests(make_bot) -> None:
     """Its background thread is frozen with it: no CPU is used while it waits (issue 9)."""
     import time

@@ -15,6 +15,7 @@ from arena.sandbox import host, seccomp
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 PERSONALITY, GETPID, KILL, IOCTL, FCNTL, PRCTL = 135, 39, 62, 16, 72, 157  # x86_64
+PROCESS_MADVISE = 440
 F_SETSIG, F_GETSIG = 10, 11
 NOBODY = 999_999_999  # above the kernel's largest pid (2**22)
 ASKED = ((PERSONALITY, 0xFFFFFFFF), (GETPID,))  # personality(0xffffffff) only asks
@@ -122,3 +123,11 @@ def test_a_python_bot_may_ioctl_only_for_its_descriptors_state() -> None:
     # a command bot: the file systems' commands refused, the others reach the kernel
     assert command_bot[3:5] == ("EPERM", "EPERM") and command_bot[2] == "ok"
     assert "EPERM" not in command_bot[5:] and "ENOSYS" not in command_bot
+
+
+def test_no_bot_gives_advice_through_a_pidfd() -> None:
+    """process_madvise gives madvise's advice (MADV_PAGEOUT, MADV_COLD: eviction from the page
+    cache) through a pidfd, past the rule on madvise itself; refused to every bot."""
+    calls = ((PROCESS_MADVISE, -1, 0, 0, 21, 0),)  # a bad pidfd: EBADF if the call got through
+    assert answers_under(seccomp.bot_filter(True), calls) == ("EPERM",)
+    assert answers_under(seccomp.bot_filter(False), calls)[0] in ("EPERM", "ENOSYS")
