@@ -414,11 +414,12 @@ class Template:
             os.dup2(log_fd, 2)
             out_fd = os.dup2(replies, 3, inheritable=False)
             os.closerange(4, 1 << 20)
-            # A session and process group of its own: kill(0, ...), setpriority(PRIO_PGRP, 0)
-            # and the like would otherwise reach its template and init, outside its PID
-            # namespace.
-            os.setsid()
             if self.confine:
+                # A session and process group of its own: kill(0, ...), setpriority(PRIO_PGRP,
+                # 0) and the like would otherwise reach its template and init, outside its PID
+                # namespace. (Trusted, it stays in the template's group, which the referee
+                # kills as a whole when the template ends, children of the bot included.)
+                os.setsid()
                 self._confine_game()
             else:
                 _die_with_parent()

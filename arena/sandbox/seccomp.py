@@ -1,8 +1,9 @@
-"""The bot's seccomp filters, a deny-list and an allow-list, compiled with libseccomp (through ctypes) into raw BPF bytes.
+"""The bot's seccomp filters, a deny-list and an allow-list, compiled with libseccomp (through
+ctypes) into raw BPF bytes.
 
-The filter is compiled once per referee process and written into the runtime; each game
-process installs it with ``prctl(PR_SET_SECCOMP)`` (microseconds) after its confinement is set
-up and before the bot's code runs. It denies:
+The filters are compiled once per referee process and written into the runtime; each game
+process installs them with ``prctl(PR_SET_SECCOMP)`` (microseconds) after its confinement is
+set up and before the bot's code runs. The deny-list denies:
 
 * new processes (fork, vfork, clone without ``CLONE_THREAD``) and ``execve`` (allowed to
   command bots, which must exec their command): a bot is one process, with threads allowed;
@@ -61,7 +62,9 @@ Behind the deny-list, a second filter allows only what was reviewed, so that a c
 looked at is refused rather than allowed (``ENOSYS``, as a kernel without it would answer):
 
 * a Python bot gets :data:`PYTHON_CALLS`, what the interpreter and its standard library do
-  to the bot's own process, memory and files;
+  to the bot's own process, memory and files, and :data:`PYTHON_CALLS_WITH`, calls allowed
+  only with some values of an argument (``ioctl`` for a descriptor's own state, ``prctl`` to
+  name a thread);
 * a command bot, whose runtime may be anything, gets every call up to :data:`LAST_REVIEWED`:
   what a newer kernel adds is refused until someone adds it to the review.
 
@@ -242,8 +245,7 @@ def _load_library() -> ctypes.CDLL:
 def bot_filter(allow_exec: bool = False) -> bytes:
     """The filters to install, in order (the deny-list, then the allow-list), each a native
     ``uint32`` count of instructions and then the BPF program (the host's ``_programs`` reads
-    them);
-    :class:`SeccompUnavailable` if libseccomp is missing.
+    them); :class:`SeccompUnavailable` if libseccomp is missing.
 
     ``allow_exec`` is the variant for command bots, whose game process must exec the command
     (it still cannot fork), and whose runtime may need pipes (:data:`COMMAND_CALLS`).
