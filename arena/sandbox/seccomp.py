@@ -6,7 +6,8 @@ process installs them with ``prctl(PR_SET_SECCOMP)`` (microseconds) after its co
 set up and before the bot's code runs. The deny-list denies:
 
 * new processes (fork, vfork, clone without ``CLONE_THREAD``) and ``execve`` (allowed to
-  command bots, which must exec their command): a bot is one process, with threads allowed;
+  command bots, which must exec their command): a bot is one process, with threads allowed
+  (not with ``CLONE_VFORK``: its parent thread would wait, neither running nor stopped);
 * sockets, tracing or reading other processes, namespace, mount, module and kernel-key calls;
 * every channel through a file two bots can both read (the runtime and the standard library
   are shared read-only): ``flock``, POSIX and open-file-description record locks, leases and
@@ -86,6 +87,7 @@ from typing import Callable
 _ACT_ALLOW = 0x7FFF0000
 _CLONE_THREAD = 0x00010000
 _CLONE_PIDFD = 0x00001000
+_CLONE_VFORK = 0x00004000
 _SCMP_CMP_EQ = 4
 _SCMP_CMP_GE = 5
 _SCMP_CMP_MASKED_EQ = 7
@@ -406,14 +408,17 @@ def _deny(lib: ctypes.CDLL, ctx: int, name: str, code: int = errno.EPERM) -> Non
 
 
 def _deny_clone(lib: ctypes.CDLL, ctx: int) -> None:
-    """clone() of a new process is denied, of a thread allowed (without a pidfd); clone3 says
-    ENOSYS.
+    """clone() of a new process is denied, of a thread allowed (without a pidfd or
+    CLONE_VFORK); clone3 says ENOSYS.
 
     clone3 passes its flags in memory, which seccomp cannot read, so it is refused as a
     whole; glibc then retries with clone(), which the flag checks cover.
     """
     _deny(lib, ctx, "clone3", errno.ENOSYS)
     _deny_with_arg(lib, ctx, "clone", 0, _CLONE_PIDFD, mask=_CLONE_PIDFD)
+    # a thread with CLONE_VFORK: its parent thread waits, in a state that is neither running
+    # nor stopped, until the child ends (a frozen bot that never reads as stopped)
+    _deny_with_arg(lib, ctx, "clone", 0, _CLONE_VFORK, mask=_CLONE_VFORK)
     _deny_with_arg(lib, ctx, "clone", 0, 0, mask=_CLONE_THREAD)  # a process, not a thread
 
 

@@ -33,7 +33,7 @@ _CPUCLOCK_SCHED = 2         # Linux: a process CPU clock id is (~pid << 3) | CPU
 # A frozen bot's threads, once the stop has taken hold: stopped, traced, zombie, dead.
 STOPPED_STATES = (b"T", b"t", b"Z", b"X")
 STOP_YIELDS = 8                                 # looks between yields of the CPU, at first
-STOP_POLL_FIRST, STOP_POLL_LAST = 50e-6, 2e-3   # then seconds between looks while one runs on
+STOP_POLL_FIRST, STOP_POLL_LAST = 50e-6, 5e-3   # then seconds between looks while one runs on
 _CREDS = struct.calcsize("3i")
 # Modules a bot commonly imports, loaded once by the template rather than in every game.
 PRELOAD = ("json", "random", "math", "itertools", "collections", "functools", "heapq",
@@ -330,14 +330,17 @@ class GameProcess:
         """
         if self.frozen or self.dead:
             return
-        if self.template.spec.command is not None or not self._waits_for_request():
-            # Pinned to one CPU with the referee, the bot is often still on its way back to its
-            # read when its reply wakes the referee: let it get there, then look again.
+        if self.template.spec.command is None and self._waits_for_request():
+            return
+        # Pinned to one CPU with the referee, a Python bot is often still on its way back to
+        # its read when its reply wakes the referee: let it get there, then look again.
+        if self.template.spec.command is None:
             os.sched_yield()
-            if not self._waits_for_request():
-                self._signal(signal.SIGSTOP)
-                self.frozen = True
-                self._await_stop(until)
+            if self._waits_for_request():
+                return
+        self._signal(signal.SIGSTOP)
+        self.frozen = True
+        self._await_stop(until)
 
     def _await_stop(self, until: float) -> None:
         """Give way (the bot may share this CPU: it must run to stop) until no thread of the
@@ -365,11 +368,16 @@ class GameProcess:
         except OSError:  # the process is gone
             return True
         for task in tasks:
-            try:
-                with open(f"/proc/{self.pid}/task/{task}/stat", "rb") as f:
-                    state = f.read().rpartition(b")")[2][1:2]
+            try:  # through the folder opened for this process: never another one's, reused pid
+                fd = os.open(f"{task}/stat", os.O_RDONLY | os.O_CLOEXEC, dir_fd=self._task_fd)
             except OSError:  # a thread that ended meanwhile
                 continue
+            try:
+                state = os.read(fd, 512).rpartition(b")")[2][1:2]
+            except OSError:
+                continue
+            finally:
+                os.close(fd)
             if state not in STOPPED_STATES:
                 return False
         return True

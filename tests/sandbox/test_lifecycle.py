@@ -227,15 +227,17 @@ def test_a_bot_is_stopped_before_its_reply_is_taken(make_bot) -> None:
 def test_a_command_bot_is_stopped_even_when_it_seems_to_wait(make_bot) -> None:
     """A command bot may keep a copy of its request pipe and block reading a file at
     descriptor 0 instead: one thread blocked in read(0), as a bot waiting for its request looks.
-    It is stopped all the same (a Python bot cannot copy the pipe, and its descriptor 0 must
-    still be the pipe)."""
-    spec = BotSpec.parse({"name": "elsewhere", "cmd": ["python3", "tests/hostile_bots/command_reads_elsewhere.py"]},
-                         REPO)
-    bot = make_bot("", dataclasses.replace(FAST, move_time=5.0), spec=spec)
-    bot.start_game({"seat": 0})
-    for _ in range(3):
-        assert bot.act(act_message(legal=["draw"])) == "draw"
-        assert set(_states(bot.pid)) == {"T"}
+    Or a second thread may put the pipe back at descriptor 0, reply and end, while the first
+    sleeps in that read. It is stopped all the same (a Python bot cannot copy the pipe, and
+    its descriptor 0 must still be the pipe)."""
+    for file in ("command_reads_elsewhere.py", "command_swaps_fd0.py"):
+        spec = BotSpec.parse({"name": "elsewhere", "cmd": ["python3", f"tests/hostile_bots/{file}"]},
+                             REPO)
+        bot = make_bot("", dataclasses.replace(FAST, move_time=5.0), spec=spec)
+        bot.start_game({"seat": 0})
+        for _ in range(3):
+            assert bot.act(act_message(legal=["draw"])) == "draw"
+            assert set(_states(bot.pid)) == {"T"}, file
 
 
 def test_a_bot_runs_nothing_between_its_requests(make_bot) -> None:

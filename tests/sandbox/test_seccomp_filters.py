@@ -15,7 +15,8 @@ from arena.sandbox import host, seccomp
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 PERSONALITY, GETPID, KILL, IOCTL, FCNTL, PRCTL = 135, 39, 62, 16, 72, 157  # x86_64
-PROCESS_MADVISE = 440
+PROCESS_MADVISE, CLONE = 440, 56
+CLONE_VFORK, CLONE_THREAD = 0x4000, 0x10000
 F_SETSIG, F_GETSIG = 10, 11
 NOBODY = 999_999_999  # above the kernel's largest pid (2**22)
 ASKED = ((PERSONALITY, 0xFFFFFFFF), (GETPID,))  # personality(0xffffffff) only asks
@@ -131,3 +132,13 @@ def test_no_bot_gives_advice_through_a_pidfd() -> None:
     calls = ((PROCESS_MADVISE, -1, 0, 0, 21, 0),)  # a bad pidfd: EBADF if the call got through
     assert answers_under(seccomp.bot_filter(True), calls) == ("EPERM",)
     assert answers_under(seccomp.bot_filter(False), calls)[0] in ("EPERM", "ENOSYS")
+
+
+def test_no_bot_makes_a_vfork_thread() -> None:
+    """clone with CLONE_VFORK and CLONE_THREAD would leave the calling thread waiting, neither
+    running nor stopped, until the child ends: a frozen bot that never reads as stopped. Asked
+    without CLONE_SIGHAND, the kernel itself would answer EINVAL: the filters answer first."""
+    calls = ((CLONE, CLONE_VFORK | CLONE_THREAD, 0, 0, 0, 0),)
+    assert answers_under(seccomp.bot_filter(False), calls) == ("EPERM",)
+    assert answers_under(seccomp.bot_filter(True), calls) == ("EPERM",)
+    assert answers_under(seccomp.bot_filter(False), ((CLONE, CLONE_THREAD, 0, 0, 0, 0),)) == ("EINVAL",)
