@@ -330,17 +330,25 @@ class GameProcess:
         """
         if self.frozen or self.dead:
             return
-        if self.template.spec.command is None and self._waits_for_request():
+        if self.template.spec.command is None and self._waits_soon():
             return
-        # Pinned to one CPU with the referee, a Python bot is often still on its way back to
-        # its read when its reply wakes the referee: let it get there, then look again.
-        if self.template.spec.command is None:
-            os.sched_yield()
-            if self._waits_for_request():
-                return
         self._signal(signal.SIGSTOP)
         self.frozen = True
         self._await_stop(until)
+
+    def _waits_soon(self) -> bool:
+        """:meth:`_waits_for_request`, now or after a yield: pinned to one CPU with the referee,
+        the bot is often still on its way back to its read when its reply wakes the referee."""
+        if self._waits_for_request():
+            return True
+        os.sched_yield()
+        return self._waits_for_request()
+
+    def _task_folder(self) -> int:
+        """/proc/PID/task, opened once: one link per thread, each thread's stat inside."""
+        if self._task_fd is None:
+            self._task_fd = os.open(f"/proc/{self.pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        return self._task_fd
 
     def _await_stop(self, until: float) -> None:
         """Give way (the bot may share this CPU: it must run to stop) until no thread of the
@@ -362,14 +370,13 @@ class GameProcess:
         """Whether every thread is stopped (or gone), read from /proc/PID/task/*/stat. (A
         thread waiting for a CPU reads as running there, in a system call or not.)"""
         try:
-            if self._task_fd is None:
-                self._task_fd = os.open(f"/proc/{self.pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            tasks = os.listdir(self._task_fd)
+            folder = self._task_folder()
+            tasks = os.listdir(folder)
         except OSError:  # the process is gone
             return True
         for task in tasks:
             try:  # through the folder opened for this process: never another one's, reused pid
-                fd = os.open(f"{task}/stat", os.O_RDONLY | os.O_CLOEXEC, dir_fd=self._task_fd)
+                fd = os.open(f"{task}/stat", os.O_RDONLY | os.O_CLOEXEC, dir_fd=folder)
             except OSError:  # a thread that ended meanwhile
                 continue
             try:
@@ -391,15 +398,13 @@ class GameProcess:
         if prefix is None:
             return False
         try:
-            if self._task_fd is None:
-                self._task_fd = os.open(f"/proc/{self.pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            threads = os.fstat(self._task_folder()).st_nlink - 2
             if self._syscall_fd is None:
                 self._syscall_fd = os.open(f"/proc/{self.pid}/syscall", os.O_RDONLY | os.O_CLOEXEC)
             if self._fd_dir is None:
                 self._fd_dir = os.open(f"/proc/{self.pid}/fd", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            # One thread (the task folder has a link per thread, plus two), then what it does.
-            if not (os.fstat(self._task_fd).st_nlink == 3
-                    and os.pread(self._syscall_fd, 64, 0).startswith(prefix)):
+            # One thread, then what it does.
+            if not (threads == 1 and os.pread(self._syscall_fd, 64, 0).startswith(prefix)):
                 return False
             reads = os.stat("0", dir_fd=self._fd_dir)
             return (reads.st_dev, reads.st_ino) == self._request_pipe

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+from typing import Iterator
 
 import pytest
 
@@ -20,6 +21,16 @@ CLONE_VFORK, CLONE_THREAD = 0x4000, 0x10000
 F_SETSIG, F_GETSIG = 10, 11
 NOBODY = 999_999_999  # above the kernel's largest pid (2**22)
 ASKED = ((PERSONALITY, 0xFFFFFFFF), (GETPID,))  # personality(0xffffffff) only asks
+
+
+@pytest.fixture
+def shared_file() -> Iterator[int]:
+    """A descriptor of a file every bot shares: a module of the standard library."""
+    fd = os.open(os.__file__, os.O_RDONLY)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def answers_under(packed: bytes, calls: tuple[tuple[int, ...], ...] = ASKED) -> tuple[str, ...]:
@@ -93,33 +104,24 @@ def test_a_python_bot_sends_no_realtime_signal() -> None:
     assert answers_under(seccomp.bot_filter(True), calls[3:4]) == ("ESRCH",)
 
 
-def test_a_python_bot_cannot_have_its_io_signal_it() -> None:
+def test_a_python_bot_cannot_have_its_io_signal_it(shared_file: int) -> None:
     """fcntl F_SETSIG would have a descriptor's I/O queue a real-time signal (with F_SETOWN
     and O_ASYNC): refused to a Python bot, which may still ask for it (F_GETSIG)."""
-    fd = os.open(os.__file__, os.O_RDONLY)
-    try:
-        calls = ((FCNTL, fd, F_SETSIG, 34), (FCNTL, fd, F_GETSIG, 0))
-        assert answers_under(seccomp.bot_filter(False), calls) == ("EPERM", "ok")
-        assert answers_under(seccomp.bot_filter(True), calls) == ("ok", "ok")
-    finally:
-        os.close(fd)
+    calls = ((FCNTL, shared_file, F_SETSIG, 34), (FCNTL, shared_file, F_GETSIG, 0))
+    assert answers_under(seccomp.bot_filter(False), calls) == ("EPERM", "ok")
+    assert answers_under(seccomp.bot_filter(True), calls) == ("ok", "ok")
 
 
-
-def test_a_python_bot_may_ioctl_only_for_its_descriptors_state() -> None:
+def test_a_python_bot_may_ioctl_only_for_its_descriptors_state(shared_file: int) -> None:
     """isatty (TCGETS), the terminal's size, FIONREAD, FIONBIO and FIOCLEX/FIONCLEX reach the
     kernel (a file is no terminal: ENOTTY from the kernel itself); a file system's
     commands do not: FS_IOC_FIEMAP and ext4's EXT4_IOC_GET_ES_CACHE, which tell whether anyone
     read a shared file, nor FIOASYNC, nor TCGETS with high bits set. A command bot is refused
     only the file systems' commands."""
     commands = (0x5401, 0x5413, 0x5451, 0xC020660B, 0xC020662A, 0x5452, (1 << 32) | 0x5401)
-    fd = os.open(os.__file__, os.O_RDONLY)  # a shared file of the standard library
-    try:
-        calls = tuple((IOCTL, fd, command, 0) for command in commands)
-        python = answers_under(seccomp.bot_filter(False), calls)
-        command_bot = answers_under(seccomp.bot_filter(True), calls)
-    finally:
-        os.close(fd)
+    calls = tuple((IOCTL, shared_file, command, 0) for command in commands)
+    python = answers_under(seccomp.bot_filter(False), calls)
+    command_bot = answers_under(seccomp.bot_filter(True), calls)
     assert python == ("ENOTTY", "ENOTTY", "ok", "ENOSYS", "ENOSYS", "ENOSYS", "ENOSYS")
     # a command bot: the file systems' commands refused, the others reach the kernel
     assert command_bot[3:5] == ("EPERM", "EPERM") and command_bot[2] == "ok"
