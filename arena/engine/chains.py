@@ -39,7 +39,7 @@ So the list holds at most two plays per (first card, last card) pair of the hand
 jokers (times four suit calls and the announcement): at most ``2 * hand**2 + 128`` card
 sequences, deterministic, at a cost of at most ``2 * SEARCH_NODES`` steps per first card. Every other legal play (longer flushes in another
 order, a joker covering in an unlisted role, ...) is accepted by the checks, and a bot
-can build it card by card with :func:`next_cards` and :func:`joker_roles`.
+can build it card by card with :func:`arena.engine.legality.next_cards` and :func:`joker_roles`.
 """
 
 from __future__ import annotations
@@ -131,14 +131,12 @@ def _walk(rules: RuleSet, acting: Sequence[int], jokers: Sequence[bool]) -> tupl
     return opened, run
 
 
-def next_cards(game: Game, prefix: Sequence[int], roles: Sequence[int] | None = None) -> list[int]:
-    """Cards of the hand that may follow ``prefix`` (``roles``: what its jokers stand for)."""
+def followers(game: Game, hand: Sequence[int], prefix: Sequence[int],
+              roles: Sequence[int] | None = None) -> list[int]:
+    """The cards of ``hand`` that may follow the non-empty ``prefix`` (``roles``: what its jokers
+    stand for); :func:`arena.engine.legality.next_cards` asks, after the checks every rule set
+    shares."""
     rules = game.rules
-    hand = sorted(set(game.hands[game.to_move]) - set(prefix))
-    if not prefix:
-        return [c for c in hand if first_card_ok(game, c)]
-    if rules.max_cards is not None and len(prefix) >= rules.max_cards:
-        return []
     acting = list(roles) if roles else list(prefix)
     opened, run = _walk(rules, acting, [c >= 52 for c in prefix])
     out = []

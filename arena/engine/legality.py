@@ -127,9 +127,15 @@ def next_cards(game: Game, prefix: Sequence[int], roles: Sequence[int] | None = 
             return []  # B6, I5: the drawn card goes down alone
         if not prefix:  # the drawn card leads the play, if it can
             return [drawn] if first_card_ok(game, drawn) else []
+    hand = sorted(set(game.hands[game.to_move]) - set(prefix))
+    if not prefix:
+        return [c for c in hand if first_card_ok(game, c)]
+    max_cards = game.rules.max_cards
+    if max_cards is not None and len(prefix) >= max_cards:
+        return []
     if game.rules.chained:
-        return chains.next_cards(game, prefix, roles)
-    return moves.next_cards(game, prefix)
+        return chains.followers(game, hand, prefix, roles)
+    return moves.followers(game, hand, prefix)
 
 
 def joker_roles(game: Game, prefix: Sequence[int], roles: Sequence[int] | None = None) -> list[int]:

@@ -15,7 +15,7 @@ card-code order. Plays that open a suit can pour in a whole suit, and their coun
 2^n with the suit's length (a 20-card hand with a 7 and ten of its suit has over 5,000), while
 every card after the opener is inert (S6): for each possible final card (the new top, and the
 suit call) the list holds the **shortest** play ending on it and the **fullest** one the
-greedy builder finds. Every other flush is legal too: :func:`next_cards` answers "which cards
+greedy builder finds. Every other flush is legal too: :func:`arena.engine.legality.next_cards` answers "which cards
 may follow this partial play", so a bot can build any of them card by card, and the checks
 accept exactly the legal ones. The list is deterministic and its length is bounded by
 ``2 * hand * 4`` per opener plus the sets.
@@ -68,14 +68,10 @@ def shape_error(game: Game, cards: Sequence[int]) -> str | None:
 # Enumerating plays
 
 
-def next_cards(game: Game, prefix: Sequence[int]) -> list[int]:
-    """Cards of the hand that may follow the partial play ``prefix`` (S4); sorted by code."""
+def followers(game: Game, hand: Sequence[int], prefix: Sequence[int]) -> list[int]:
+    """The cards of ``hand`` that may follow the non-empty partial play ``prefix`` (S4);
+    :func:`arena.engine.legality.next_cards` asks, after the checks every rule set shares."""
     rules = game.rules
-    hand = sorted(set(game.hands[game.to_move]) - set(prefix))
-    if not prefix:
-        return [c for c in hand if first_card_ok(game, c)]
-    if rules.max_cards is not None and len(prefix) >= rules.max_cards:
-        return []
     opened = opened_after(rules, prefix)
     follow = [c for c in hand if can_follow(rules, prefix[-1], c, opened)]
     return [c for c in follow if not mixes(rules, [*prefix, c])]

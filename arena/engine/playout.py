@@ -139,9 +139,9 @@ def _builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Game], Play
         cards = [firsts[int(pick() * len(firsts))]]
         limit = max_cards or len(hand)
         if limit > 1 and extends:
-            # moves.next_cards's tests, kept up to date card by card: the opened suits, and the
-            # cards that may not join what is laid (S5: they change only when a card of a group
-            # is laid); steps.can_follow written inline
+            # legality.next_cards's tests for a set or opener play, kept up to date card by
+            # card: the opened suits, and the cards that may not join what is laid (S5: they
+            # change only when a card of a group is laid); steps.can_follow written inline
             opened = 0
             barred: frozenset[int] = frozenset()
             regroup = bool(groups)
@@ -209,7 +209,7 @@ def _chained_builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Gam
         limit = max_cards or len(hand)
         cards: list[int] = []
         roles: list[int] = []
-        options = chains.next_cards(game, (), None)
+        options = legality.next_cards(game, ())
         while options:
             card = choose(options)
             role = card
@@ -222,7 +222,7 @@ def _chained_builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Gam
             cards.append(card)
             roles.append(role)
             if power_of[role].must_cover:
-                more = chains.next_cards(game, cards, roles) if len(cards) < limit else []
+                more = legality.next_cards(game, cards, roles) if len(cards) < limit else []
                 if not more:  # nothing in the hand covers it: another card instead
                     cards.pop()
                     roles.pop()
@@ -231,7 +231,7 @@ def _chained_builder(rules: RuleSet, pick: Callable[[], float]) -> Callable[[Gam
             elif len(cards) >= limit or pick() >= EXTEND:
                 break
             else:
-                more = chains.next_cards(game, cards, roles)
+                more = legality.next_cards(game, cards, roles)
             options = more
         if not cards:
             return None
