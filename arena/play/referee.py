@@ -194,9 +194,11 @@ class Referee:
         seen[seat] = len(game.history)
         try:
             text = bot.act(message)
-            return game.check(text)
         except BotFault as fault:
             return fault.at(seat)
+        # anything else bot.act raises is the referee's own failure, not the seat's: it goes up
+        try:
+            return game.check(text)
         except InvalidActionError as error:
             return Fault(seat, "", FaultCode.INVALID,
                          f"unreadable action {text[:80]!r}: {str(error)[:200]}", bot.log_tail())

@@ -14,11 +14,15 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from clients import RandomClient
 from process_helpers import bot_processes, command_line, descendants, orphaned_bot_processes, wait_until_gone
 from arena.engine.outcome import OutcomeReason
+from arena.engine.rules import load_rules
+from arena.play.referee import Referee
 from arena.play.faults import FaultCode
 from arena.tournament import Schedule, load_config, rank_store
 from arena.tournament.discipline import Discipline, FaultLimit
@@ -251,3 +255,18 @@ def _wait_for_games(path: Path, count: int) -> None:
             pass
         time.sleep(0.05)
     raise AssertionError("no games were stored")
+
+
+class BrokenChannel(RandomClient):
+    """A seat whose channel fails under the referee (an error of the referee's own, not a reply)."""
+
+    def act(self, message: dict[str, Any]) -> str:
+        raise OSError(24, "Too many open files")
+
+
+def test_a_failure_of_the_referees_own_channel_is_not_charged_to_the_seat() -> None:
+    """Only a reply is the seat's to answer for: the channel's own error goes up as it is, to
+    stop the worker (its game is played again on resume), not as a fault of the bot."""
+    seats = [RandomClient(1), BrokenChannel(2)]
+    with pytest.raises(OSError, match="Too many open files"):
+        Referee(load_rules("switch")).play(seats, 7)
