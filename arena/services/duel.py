@@ -14,10 +14,14 @@ tournament's too: the worker processes (the result does not depend on their numb
 snapshots, the sandbox and its isolation check (``trusted``). Unlike a tournament, a duel
 disqualifies no one: every game is played and each bot's faults are counted.
 
-The deals derive from one ``seed`` (:func:`~arena.tournament.schedule.deal_seed`), so whoever
-knows it knows every hand and the stock order. Without ``seed`` the runner draws a fresh secret
-one (:func:`~arena.tournament.setup.settle_seed`); :attr:`DuelResult.seed` gives it back, and
-passing it again replays the same games.
+The deals derive from one ``seed`` and the bots' names
+(:func:`~arena.tournament.schedule.table_deal_seed`), so whoever knows it knows every hand and
+the stock order. Without ``seed`` the runner draws a fresh secret one
+(:func:`~arena.tournament.setup.settle_seed`); :attr:`DuelResult.seed` gives it back, and
+passing it again replays the same games. Unlike a tournament's, a duel's deals do not depend on
+the bots' versions (:data:`~arena.tournament.schedule.DEALS_BY_NAME`): a duel keeps nothing to
+grow, and the same seed deals a bot's next version the same cards, so that two versions can be
+compared game for game.
 
 A bot's *win rate* is the share of its games that one of its seats won; drawn games (blocked
 ties, the decision cap) count for nobody. With ``k`` of ``n`` seats a bot that plays no better
@@ -48,7 +52,7 @@ from arena.services.duelstats import DuelScores, SprtOutcome
 from arena.tournament.config import BotEntry, TournamentConfig
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.runner import Progress, run_plan
-from arena.tournament.schedule import deal_seatings, tables
+from arena.tournament.schedule import DEALS_BY_NAME, deal_seatings, tables
 from arena.tournament.setup import Plan, resolved_plan
 from arena.tournament.sprt import Estimate, Pentanomial, Sprt
 from arena.tournament.store import Store
@@ -216,7 +220,9 @@ def duel_plan(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int |
                               seed=seed, workers=workers)
     rotations = len(deal_seatings(config))
     config = replace(config, rounds=-(-games // rotations))
-    return resolved_plan(config, {spec.name: spec for spec in specs}, rules)
+    # dealt by name: the same --seed deals a bot's next version the same cards (module docstring)
+    return replace(resolved_plan(config, {spec.name: spec for spec in specs}, rules),
+                   deals=DEALS_BY_NAME)
 
 
 def _check_specs(specs: Sequence[BotSpec], seats: int, games: int) -> None:

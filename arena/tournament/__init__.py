@@ -21,7 +21,8 @@ give a file without ``seed`` its secret one (``replace(config, seed=...)``: the 
 store keeps, else :func:`~arena.tournament.schedule.fresh_seed`, as
 :func:`arena.tournament.setup.settle_seed` does for the runner);
 ``store.init_tournament(...)``; play
-``Schedule.from_config(config, store.layout).pending(store.done_game_ids())`` and store them
+``Schedule.from_config(config, store.layout, store.deal_versions(versions))``
+``.pending(store.done_game_ids())`` and store them
 (``store.add_games(records)``, in schedule order); then ``standings = rank_store(store)`` and
 render it.
 """

@@ -31,7 +31,7 @@ rebuilt rounds do not hold is refused (:class:`~arena.tournament.errors.StoreErr
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from arena.tournament.config import SWISS, TournamentConfig
@@ -89,13 +89,15 @@ class Course:
     the games of the rounds made so far.
     """
 
-    def __init__(self, config: TournamentConfig) -> None:
+    def __init__(self, config: TournamentConfig, versions: Mapping[str, str] | None = None) -> None:
         if config.until is None or config.seed is None:
             raise ValueError("a course needs an adaptive config with its seed settled")
         self.config, self.until, self.seed = config, config.until, config.seed
+        self.versions = versions    # deals by version, or by name when None (schedule module)
         self.bots = tuple(sorted(config.bot_names))
         # a round-robin or gauntlet's rounds are its schedule's, kept as they are
-        self._fixed = None if config.format == SWISS else Schedule.from_config(config)
+        self._fixed = (None if config.format == SWISS
+                       else Schedule.from_config(config, versions=versions))
         self.arrangements = (deal_seatings(config) if self._fixed is None
                              else self._fixed.arrangements)
         self.tables_per_round = (table_count(len(self.bots), config.seats) if self._fixed is None
@@ -119,7 +121,7 @@ class Course:
         round_index, table_index = divmod(deal_id, self.tables_per_round)
         members = self.rounds[round_index][table_index]
         table = tuple(members[i] for i in self.arrangements[seating])
-        seed = table_deal_seed(self.seed, round_index, members)
+        seed = table_deal_seed(self.seed, round_index, members, self.versions)
         return ScheduledGame(game_id, deal_id, table, seed, seating)
 
     def _budget(self) -> int:
@@ -196,8 +198,8 @@ class Course:
                              "cannot be rebuilt; restart it")
 
 
-def course_of(config: TournamentConfig) -> Course | None:
-    """The :class:`Course` of an adaptive ``config`` (its seed settled), ``None`` for one that
-    plays its whole schedule."""
-    return Course(config) if config.adaptive else None
+def course_of(config: TournamentConfig, versions: Mapping[str, str] | None = None) -> Course | None:
+    """The :class:`Course` of an adaptive ``config`` (its seed settled; ``versions`` as for
+    :class:`Course`), ``None`` for one that plays its whole schedule."""
+    return Course(config, versions) if config.adaptive else None
 

@@ -412,7 +412,7 @@ def _init_store(store: Store, plan: Plan, restart: bool) -> Opening:
     try:
         return store.init_tournament(plan.config, plan.config_text, plan.rules.settings,
                                      plan.versions, restart=restart, seed_drawn=plan.seed_drawn,
-                                     code=code_identity())
+                                     code=code_identity(), deals=plan.deals)
     except ConfigChangedError as error:
         raise ConfigChangedError(f"{error} (run with --restart to archive them and start over)") from None
 
@@ -457,8 +457,9 @@ class _Run:
                  notices: tuple[str, ...] = (), cluster: ClusterAddress | None = None) -> None:
         self.plan, self.store, self.progress, self.on_game = plan, store, progress, on_game
         self.name = plan.config.name
-        self.course = course_of(plan.config)    # None: the whole schedule exists from the start
-        self.schedule: Schedule | Course = (Schedule.from_config(plan.config, store.layout)
+        dealt = store.deal_versions(plan.versions)
+        self.course = course_of(plan.config, dealt)  # None: the whole schedule exists from the start
+        self.schedule: Schedule | Course = (Schedule.from_config(plan.config, store.layout, dealt)
                                             if self.course is None else self.course)
         self.total = len(self.schedule)         # the games that exist (so far, when adaptive)
         self.done = store.done_game_ids()

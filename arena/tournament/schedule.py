@@ -23,6 +23,15 @@ deals every kept game the same cards as before, and the same as the grown tourna
 from scratch. Anyone who knows ``seed`` can recompute every deal: :func:`fresh_seed` draws a
 secret one (a tournament file without ``seed``, ``arena submit``, ``arena duel``).
 
+A tournament's deals count the table's bots with their versions (:data:`DEALS_BY_VERSION`): a
+bot's new version, whose games are played again, is dealt new cards. Dealt the old ones, it
+could be told every hand of them by its earlier version (which sits in every seat of a deal in
+turn, and can write what it sees into a fault's message for its author), and would play them
+with the cards face up. A duel's deals count the names alone (:data:`DEALS_BY_NAME`): it keeps
+nothing to grow, and one seed deals two versions of a bot the same cards, to compare them game
+for game. So do the stores begun before versions counted, whatever their seed, so that a
+resumed or grown run still plays the games it would have.
+
 A game's ``game_id`` is its index in schedule order, so results are comparable across runs and
 the whole schedule never needs to exist in memory: :class:`Schedule` computes any game from its id.
 
@@ -38,8 +47,9 @@ import itertools
 import json
 import math
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from arena.errors import ConfigError
 from arena.tournament.config import MAX_SEED, SWISS, TournamentConfig
@@ -48,6 +58,9 @@ from arena.tournament.config import MAX_SEED, SWISS, TournamentConfig
 ROUNDS_FIRST = "rounds-first"   # the layout of every new tournament (see the module docstring)
 TABLES_FIRST = "tables-first"   # the layout of the stores written before tournaments could grow
 LAYOUTS = (ROUNDS_FIRST, TABLES_FIRST)
+DEALS_BY_VERSION = "by-version"  # a table's deal seeds from its bots' names and versions
+DEALS_BY_NAME = "by-name"        # from their names alone: a duel's, and the older stores
+DEAL_SCHEMES = (DEALS_BY_VERSION, DEALS_BY_NAME)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +80,15 @@ def deal_seed(seed: int, deal_id: int) -> int:
     return _seed_of(f"{seed}:{deal_id}")
 
 
-def table_deal_seed(seed: int, round_index: int, table: Sequence[str]) -> int:
+def table_deal_seed(seed: int, round_index: int, table: Sequence[str],
+                    versions: Mapping[str, str] | None = None) -> int:
     """The 63-bit seed of the deal of round ``round_index`` at ``table`` (its bots, as listed by
     :func:`tables`) in a tournament seeded with ``seed``: where the deal sits in the schedule
-    does not matter, so a grown tournament deals it alike."""
-    return _seed_of(f"{seed}:{round_index}:" + json.dumps(list(table), separators=(",", ":")))
+    does not matter, so a grown tournament deals it alike. With ``versions`` (bot -> version),
+    each bot's version counts too (:data:`DEALS_BY_VERSION`), so a new version is dealt anew;
+    without, the names alone (:data:`DEALS_BY_NAME`)."""
+    members: list[Any] = list(table) if versions is None else [[b, versions[b]] for b in table]
+    return _seed_of(f"{seed}:{round_index}:" + json.dumps(members, separators=(",", ":")))
 
 
 def _seed_of(text: str) -> int:
@@ -138,6 +155,7 @@ class Schedule:
     def __init__(
         self, table_list: Sequence[tuple[str, ...]], rounds: int,
         arrangements: Sequence[tuple[int, ...]], seed: int, layout: str = ROUNDS_FIRST,
+        versions: Mapping[str, str] | None = None,
     ) -> None:
         if layout not in LAYOUTS:
             raise ConfigError(f"unknown schedule layout {layout!r} "
@@ -147,11 +165,14 @@ class Schedule:
         self._arrangements = list(arrangements)
         self._seed = seed
         self.layout = layout
+        self._versions = versions
         self._last_deal: tuple[int, int] = (-1, 0)    # (deal_id, its seed): replays come in a row
 
     @classmethod
-    def from_config(cls, config: TournamentConfig, layout: str = ROUNDS_FIRST) -> Schedule:
+    def from_config(cls, config: TournamentConfig, layout: str = ROUNDS_FIRST,
+                    versions: Mapping[str, str] | None = None) -> Schedule:
         """The schedule that ``config`` describes; its seed must be settled (not ``None``).
+        ``versions`` (bot -> version) deal :data:`DEALS_BY_VERSION`, ``None`` by name.
 
         A swiss tournament has none: its rounds are made one at a time, from the ratings
         (:class:`arena.tournament.adaptive.Course`).
@@ -162,7 +183,8 @@ class Schedule:
         if config.seed is None:
             raise ConfigError(f"tournament {config.name!r} has no seed yet: draw one "
                               "(arena.tournament.setup.settle_seed) before scheduling it")
-        return cls(tables(config), config.rounds, deal_seatings(config), config.seed, layout)
+        return cls(tables(config), config.rounds, deal_seatings(config), config.seed, layout,
+                   versions)
 
     @property
     def tables(self) -> list[tuple[str, ...]]:
@@ -198,8 +220,8 @@ class Schedule:
         members = self._tables[table_index]
         table = tuple(members[i] for i in self._arrangements[seating])
         if self._last_deal[0] != deal_id:
-            seed = (table_deal_seed(self._seed, round_index, members) if self.layout == ROUNDS_FIRST
-                    else deal_seed(self._seed, deal_id))
+            seed = (table_deal_seed(self._seed, round_index, members, self._versions)
+                    if self.layout == ROUNDS_FIRST else deal_seed(self._seed, deal_id))
             self._last_deal = (deal_id, seed)
         return ScheduledGame(game_id, deal_id, table, self._last_deal[1], seating)
 

@@ -34,7 +34,7 @@ from arena.engine.rules import RuleSet, load_rules, preset_names
 from arena.sandbox import BotSpec
 from arena.sandbox.snapshot import snapshot
 from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.schedule import fresh_seed
+from arena.tournament.schedule import DEALS_BY_VERSION, fresh_seed
 from arena.tournament.store import TournamentInfo
 from arena.sandbox.workspace import Workspace
 
@@ -52,6 +52,7 @@ class Plan:
     rules: RuleSet
     versions: dict[str, str] = field(default_factory=dict)  # set by snapshot_bots
     seed_drawn: bool = False    # True when the seed was drawn at random (the file has none)
+    deals: str = DEALS_BY_VERSION  # how a fresh store deals (arena.tournament.schedule)
 
 
 def plan_from_file(path: str | Path, home: str | Path) -> Plan:

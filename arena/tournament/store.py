@@ -4,7 +4,7 @@ It holds the configuration snapshot (YAML text and :attr:`TournamentConfig.confi
 tournament's seed and whether it was drawn at random (a file without ``seed``: the drawn seed
 lives only here, so that a resume deals the same cards), the rules name and a JSON snapshot of
 the rule settings, each bot's version (a SHA-256 of its file or command), the schedule's layout,
-the versions of the arena code that played its games (:meth:`Store.code_versions`: one
+how its deals are seeded (:attr:`Store.deals`), the versions of the arena code that played its games (:meth:`Store.code_versions`: one
 identity per version, in the order they ran; a resume under another version says so
 through :attr:`Opening.code_changed`, and keeps the games), the disqualified bots, every
 finished game as a raw :class:`GameRecord`, and the running
@@ -56,7 +56,8 @@ from arena.tournament.errors import (
 )
 from arena.tournament.growth import Growth, StoredSetup, judge
 from arena.tournament.records import GameRecord
-from arena.tournament.schedule import LAYOUTS, ROUNDS_FIRST, TABLES_FIRST
+from arena.tournament.schedule import (DEAL_SCHEMES, DEALS_BY_NAME, DEALS_BY_VERSION, LAYOUTS,
+                                       ROUNDS_FIRST, TABLES_FIRST)
 from arena.tournament.seats import SeatSums, SeatTally
 from arena.tournament.skill import RatingSettings
 from arena.tournament.stats import BotSums
@@ -128,6 +129,7 @@ _ADDED_COLUMNS = (
 # meta key of the versions of the arena code that played the games (a JSON list, oldest first);
 # UNRECORDED_CODE stands for the games of a store written before versions were recorded
 _CODE_VERSIONS = "code_versions"
+_DEALS = "deals"   # the deal scheme (Store.deals); absent in the stores begun before it
 UNRECORDED_CODE = "unrecorded"
 # meta keys of the summary: the next game id it may take and the games it holds; no summary_next
 # means there is no valid summary (a store of schema 1, or games stored out of order)
@@ -251,6 +253,7 @@ class Store:
         restart: bool = False,
         seed_drawn: bool = False,
         code: str | None = None,
+        deals: str = DEALS_BY_VERSION,
     ) -> Opening:
         """Record the tournament's identity, or check it against what is stored: resume the same
         tournament, grow a changed one whose stored games stay valid (see the module doc).
@@ -268,7 +271,12 @@ class Store:
         (:func:`arena.tournament.shipment.code_identity`): added to :meth:`code_versions` when
         it is not the last one there, with :attr:`Opening.code_changed` set when games are
         stored; a fresh start lists it alone. ``None`` records nothing (a synthetic store).
+
+        ``deals`` is how a fresh start's deals are seeded (:attr:`deals`); a resumed or grown
+        tournament keeps its own.
         """
+        if deals not in DEAL_SCHEMES:
+            raise ValueError(f"unknown deal scheme {deals!r}")
         if config.seed is None:
             raise ConfigError(f"{self.path}: tournament {config.name!r} has no seed yet: draw one "
                               "(arena.tournament.setup.settle_seed) before recording it")
@@ -279,7 +287,7 @@ class Store:
                                    bot_versions, seed_drawn)
             return replace(opening, code_changed=self._note_code(code))
         archive = self._archive() if info is not None and self._has_results() else None
-        self._write_identity(config, config_text, rules_json, bot_versions, seed_drawn)
+        self._write_identity(config, config_text, rules_json, bot_versions, seed_drawn, deals)
         self._note_code(code)
         return Opening(archive=archive)
 
@@ -354,6 +362,21 @@ class Store:
         if layout not in LAYOUTS:
             raise StoreError(f"{self.path}: unknown schedule layout {layout!r}")
         return layout
+
+    @property
+    def deals(self) -> str:
+        """How the stored tournament's deals are seeded (:mod:`arena.tournament.schedule`),
+        fixed at its fresh start: from the bots' names and versions, or from their names alone
+        (a duel's, and the stores begun before versions counted)."""
+        scheme = self._meta().get(_DEALS, DEALS_BY_NAME)
+        if scheme not in DEAL_SCHEMES:
+            raise StoreError(f"{self.path}: unknown deal scheme {scheme!r}")
+        return scheme
+
+    def deal_versions(self, versions: Mapping[str, str]) -> Mapping[str, str] | None:
+        """What the schedule deals from (:meth:`~arena.tournament.schedule.Schedule.from_config`'s
+        ``versions``): ``versions`` when :attr:`deals` counts them, else ``None``."""
+        return versions if self.deals == DEALS_BY_VERSION else None
 
     def bot_versions(self) -> dict[str, str]:
         """Each bot's recorded version (name -> SHA-256)."""
@@ -758,13 +781,16 @@ class Store:
 
     def _write_identity(
         self, config: TournamentConfig, config_text: str, rules_json: str,
-        bot_versions: Mapping[str, str], seed_drawn: bool,
+        bot_versions: Mapping[str, str], seed_drawn: bool, deals: str,
     ) -> None:
-        """A fresh start: no games, no disqualifications, an empty summary, the new identity."""
+        """A fresh start: no games, no disqualifications, an empty summary, the new identity
+        dealt by ``deals``."""
         with self._transaction("record the tournament"):
             for table in ("games", "disqualified"):
                 self._conn.execute(f"DELETE FROM {table}")
             self._conn.execute("DELETE FROM meta WHERE key = ?", (_CODE_VERSIONS,))
+            self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                               (_DEALS, deals))
             self._reset_summary()
             self._identity(config, config_text, rules_json, bot_versions, seed_drawn)
 

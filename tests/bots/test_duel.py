@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import tempfile
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -121,6 +123,23 @@ STDERR_THEN_CRASH = ("import sys\n"
                      "        print('giving up now', file=sys.stderr, flush=True)\n"
                      "        sys.exit(3)\n"
                      "    print('ok', flush=True)\n")
+
+
+SCOUT = Path(__file__).resolve().parent.parent / "attack_bots" / "deal_scout.py"
+DEALT = re.compile(r"dealt \[((?:\w\w\w? ?)+)\]")   # the hand it tells (not its line of source)
+
+
+def test_one_seed_deals_a_bots_next_version_the_same_cards(tmp_path):
+    """A duel keeps nothing to grow, and its seed is the user's own: with it, two versions of a
+    bot are compared on the same deals (a tournament deals a new version anew)."""
+    told = []
+    for version in (1, 2):
+        source = tmp_path / "scout.py"
+        source.write_text(SCOUT.read_text() + f"# version {version}\n")
+        result = duel([BotSpec.parse(str(source), tmp_path), *builtins(tmp_path, "greedy")],
+                      load_rules("switch"), 4, seats=2, seed=11, workers=1)
+        told.append([m.group(1) for f in result.faults if (m := DEALT.search(f.detail))])
+    assert len(told[0]) == 4 and len(set(told[0])) == 4 and told[1] == told[0]
 
 
 def test_an_sprt_accepts_a_known_gap_and_stops_at_the_same_pair_with_any_worker_count(tmp_path):

@@ -7,6 +7,7 @@ tables, deals, results) and the same rankings, to the last bit of every rating.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,42 @@ def test_growing_decides_disqualifications_again_in_the_grown_order(tmp_path: Pa
     assert whole.disqualified and "flaky" in whole.disqualified    # the scenario disqualifies
     assert grown.disqualified.keys() == whole.disqualified.keys()
     assert grown_games == scratch_games and grown_table == scratch_table
+
+
+SCOUT = (HERE.parent / "attack_bots" / "deal_scout.py").read_text()
+DEALT = re.compile(r"dealt \[((?:\w\w\w? ?)+)\]")   # the hand it tells (not its line of source)
+
+
+def scouted(home: Path) -> tuple[dict[int, tuple], set[str]]:
+    """Every stored game's (table, deal seed, places), and the hands the scout says it was dealt."""
+    with open_results(home, "scouts") as store:
+        games = list(store.games())
+    told = (DEALT.search(f.detail or "") for g in games for f in g.faults)
+    hands = {m.group(1) for m in told if m}
+    return {g.game_id: (g.table, g.deal_seed, g.places) for g in games}, hands
+
+
+def test_a_new_version_is_dealt_new_cards_so_its_earlier_version_cannot_tell_it_the_hands(
+        tmp_path: Path) -> None:
+    """The scout sits in both seats of each deal in turn and writes its hand into a fault
+    message; had its new version been dealt the same cards again, it would hold every hand of
+    every deal before the first move. The other tables keep their games."""
+    home = tmp_path / "home"
+    home.mkdir()
+    scout = home / "scout.py"
+    scout.write_text(SCOUT + "# version 1\n")
+    path = home / "scouts.yaml"
+    path.write_text("name: scouts\nseats: 2\nrounds: 2\nmax_faults: {in_a_row: null}\n"
+                    f"bots: [random, greedy, {scout}]\n")
+    assert run_tournament(path, home, workers=1, check=False).played == 12   # 3 tables x 2 x 2
+    before, told = scouted(home)
+    scout.write_text(SCOUT + "# version 2\n")
+    grown = run_tournament(path, home, workers=1, check=False)
+    assert grown.played == 8 and grown.growth is not None and "bot 'scout' changed" in grown.growth
+    after, seen = scouted(home)
+
+    assert len(told) == len(seen) == 8 and not seen & told   # not one hand dealt again
+    old_seeds = {seed for table, seed, _ in before.values() if "scout" in table}
+    assert not {seed for table, seed, _ in after.values() if "scout" in table} & old_seeds
+    assert {g: v for g, v in after.items() if "scout" not in v[0]} == {
+        g: v for g, v in before.items() if "scout" not in v[0]}
