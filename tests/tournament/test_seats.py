@@ -8,9 +8,9 @@ import sqlite3
 from collections import Counter
 
 import pytest
-from tournament_helpers import make_config, play_synthetic
+from tournament_helpers import (downgraded_store, make_config, play_synthetic, stored_schema,
+                                upgrades_fail)
 
-from arena.tournament.errors import StoreWriteError
 from arena.tournament.export import rankings_json
 from arena.tournament.ratings import rank_games, rank_store
 from arena.tournament.seats import SeatTally
@@ -89,15 +89,8 @@ def test_rankings_json_holds_the_seat_bias(tmp_path):
 def schema_2_store(path, records) -> None:
     """A results file as the store wrote it before it counted the seats (schema 2), its
     ratings marked so that a re-rating would show."""
-    with Store.open(path) as store:
-        store.init_tournament(CONFIG, "", {}, VERSIONS)
-        store.add_games(records)
-    raw = sqlite3.connect(path)
-    with raw:
-        raw.execute("DROP TABLE summary_seats")
-        raw.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
-        raw.execute("UPDATE summary_bots SET mu = 99.0 WHERE bot = 'eve'")
-    raw.close()
+    downgraded_store(path, CONFIG, VERSIONS, records, 2, [
+        "DROP TABLE summary_seats", "UPDATE summary_bots SET mu = 99.0 WHERE bot = 'eve'"])
 
 
 def test_a_store_of_schema_2_gets_its_seat_counts_once_on_first_open_and_keeps_its_ratings(tmp_path):
@@ -110,9 +103,8 @@ def test_a_store_of_schema_2_gets_its_seat_counts_once_on_first_open_and_keeps_i
     assert [r.wins for r in rankings.seat_bias.seats] == [wins[seat] for seat in range(4)]
     eve = next(s for s in rankings.standings if s.bot == "eve")
     assert eve.mu == 99.0   # the seats were counted, the games not rated again
+    assert stored_schema(path) == str(SCHEMA_VERSION)
     raw = sqlite3.connect(path)
-    assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
-        str(SCHEMA_VERSION),)
     assert raw.execute("SELECT SUM(games) FROM summary_seats").fetchone() == (4 * games,)
     raw.close()
 
@@ -122,10 +114,7 @@ def test_a_schema_2_store_that_cannot_be_written_is_ranked_from_its_games(tmp_pa
     path = tmp_path / "old.sqlite"
     schema_2_store(path, records)
 
-    def cannot(store):
-        raise StoreWriteError(f"{store.path}: read-only")
-
-    monkeypatch.setattr(Store, "_upgrade", cannot)
+    upgrades_fail(monkeypatch)
     with Store.open(path, readonly=True) as reader:
         rankings = rank_store(reader)
     assert rankings.seat_bias == rank_games("demo", records).seat_bias

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import io
 import random
-import sqlite3
 from dataclasses import replace
 
 import pytest
 from rich.console import Console
 from clients import QuietClient
-from tournament_helpers import make_config, play_synthetic
+from tournament_helpers import (downgraded_store, make_config, play_synthetic, stored_schema,
+                                upgrades_fail)
 
 from arena.cli.render import render_rankings
 from arena.engine.rules import load_rules
 from arena.play.faults import FaultCode
 from arena.play.referee import Referee
-from arena.tournament.errors import RecordError, StoreWriteError
+from arena.tournament.errors import RecordError
 from arena.tournament.export import rankings_json
 from arena.tournament.ratings import rank_games, rank_store
 from arena.tournament.records import GameRecord
@@ -165,17 +165,10 @@ def test_a_record_whose_thinking_does_not_fit_its_table_is_refused() -> None:
 def schema_3_store(path, records) -> None:
     """A results file as the store wrote it before the referee timed moves (schema 3), its
     ratings marked so that a re-rating would show."""
-    with Store.open(path) as store:
-        store.init_tournament(CONFIG, "", {}, VERSIONS)
-        store.add_games(records)
-    raw = sqlite3.connect(path)
-    with raw:
-        raw.execute("ALTER TABLE games DROP COLUMN think")
-        raw.execute("ALTER TABLE summary_bots DROP COLUMN asked")
-        raw.execute("ALTER TABLE summary_bots DROP COLUMN think_s")
-        raw.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
-        raw.execute("UPDATE summary_bots SET mu = 99.0 WHERE bot = 'dan'")
-    raw.close()
+    downgraded_store(path, CONFIG, VERSIONS, records, 3, [
+        "ALTER TABLE games DROP COLUMN think", "ALTER TABLE summary_bots DROP COLUMN asked",
+        "ALTER TABLE summary_bots DROP COLUMN think_s",
+        "UPDATE summary_bots SET mu = 99.0 WHERE bot = 'dan'"])
 
 
 def test_a_store_of_schema_3_is_upgraded_on_first_open_and_its_games_count_as_untimed(tmp_path) -> None:
@@ -188,10 +181,7 @@ def test_a_store_of_schema_3_is_upgraded_on_first_open_and_its_games_count_as_un
     dan = next(s for s in rankings.standings if s.bot == "dan")
     assert dan.mu == 99.0                              # not rated again
     assert {s.stats.ms_per_move for s in rankings.standings} == {None}
-    raw = sqlite3.connect(path)
-    assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
-        str(SCHEMA_VERSION),)
-    raw.close()
+    assert stored_schema(path) == str(SCHEMA_VERSION)
     later = timed(records[40:])
     with Store.open(path) as store:                    # a resume stores timed games
         store.add_games(later)
@@ -204,14 +194,9 @@ def test_a_schema_3_store_that_cannot_be_written_is_read_as_it_is(tmp_path, monk
     path = tmp_path / "old.sqlite"
     schema_3_store(path, records)
 
-    def cannot(store):
-        raise StoreWriteError(f"{store.path}: read-only")
-
-    monkeypatch.setattr(Store, "_upgrade", cannot)
+    upgrades_fail(monkeypatch)
     with Store.open(path, readonly=True) as reader:
         rankings = rank_store(reader)
         assert list(reader.games()) == records
     assert rankings.standings == rank_games("demo", records).standings   # from the games
-    raw = sqlite3.connect(path)
-    assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("3",)
-    raw.close()
+    assert stored_schema(path) == "3"

@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import replace
 
 import pytest
-from tournament_helpers import make_config, play_synthetic
+from tournament_helpers import make_config, play_synthetic, stored_schema, upgrades_fail
 
 from arena.tournament.errors import StoreWriteError
 from arena.tournament.ratings import rank_games, rank_store
@@ -124,7 +124,7 @@ def old_store(path, records) -> None:
     source = sqlite3.connect(tmp)
     rows = source.execute(f"SELECT {OLD_COLUMNS} FROM games").fetchall()
     meta = [r for r in source.execute("SELECT key, value FROM meta")
-            if not r[0].startswith("summary") and r[0] not in ("schema_version", "schedule")]
+            if not r[0].startswith("summary") and r[0] not in ("schema_version", "schedule", "deals")]
     source.close()
     raw = sqlite3.connect(path)
     with raw:
@@ -143,8 +143,7 @@ def test_a_store_of_schema_1_gets_its_summary_once_on_first_open(tmp_path):
         same_rankings(rank_store(reader), records)
         assert reader.layout == "tables-first"        # it resumes as it was played
     raw = sqlite3.connect(path)
-    assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
-        str(SCHEMA_VERSION),)
+    assert stored_schema(path) == str(SCHEMA_VERSION)
     assert raw.execute("SELECT COUNT(*) FROM summary_bots").fetchone() == (5,)
     raw.close()
 
@@ -154,12 +153,7 @@ def test_a_store_of_schema_1_that_cannot_be_written_is_ranked_from_its_games(tmp
     path = tmp_path / "old.sqlite"
     old_store(path, records)
 
-    def cannot(store):
-        raise StoreWriteError(f"{store.path}: read-only")
-
-    monkeypatch.setattr(Store, "_upgrade", cannot)
+    upgrades_fail(monkeypatch)
     with Store.open(path, readonly=True) as reader:
         same_rankings(rank_store(reader), records)
-    raw = sqlite3.connect(path)
-    assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("1",)
-    raw.close()
+    assert stored_schema(path) == "1"

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
 
 from arena.engine.outcome import OutcomeReason
 from arena.play.faults import FaultCode
@@ -12,6 +16,7 @@ from arena.tournament.config import TournamentConfig, parse_config
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.schedule import Schedule
 from arena.tournament.skill import Ratings
+from arena.tournament.store import Store, StoreWriteError
 
 Play = Callable[..., list[GameRecord]]
 
@@ -86,3 +91,37 @@ def untimed(record: GameRecord) -> dict:
 def untimed_rankings(data: dict) -> dict:
     """Rankings JSON without the bots' reply times (wall clock); the moves timed stay."""
     return {**data, "bots": [{**bot, "ms_per_move": None} for bot in data["bots"]]}
+
+
+def downgraded_store(path: Path, config: TournamentConfig, versions: Mapping[str, str],
+                     records: list[GameRecord], version: int, undo: list[str]) -> None:
+    """A results file as the store wrote it at schema ``version``: ``records`` stored by
+    today's store, then the SQL statements ``undo`` take out what later schemas added."""
+    with Store.open(path) as store:
+        store.init_tournament(config, "", {}, versions)
+        store.add_games(records)
+    raw = sqlite3.connect(path)
+    with raw:
+        for statement in undo:
+            raw.execute(statement)
+        raw.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
+    raw.close()
+
+
+def stored_schema(path: Path) -> str:
+    """The schema version a results file says it has, read with sqlite3 (not the store)."""
+    raw = sqlite3.connect(path)
+    try:
+        (version,) = raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    finally:
+        raw.close()
+    return str(version)
+
+
+def upgrades_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every store upgrade fail as on a read-only file, for the rest of the test."""
+
+    def cannot(store: Store) -> None:
+        raise StoreWriteError(f"{store.path}: read-only")
+
+    monkeypatch.setattr(Store, "_upgrade", cannot)
