@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import difflib
 import math
+import reprlib
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 __all__ = ["REQUIRED", "Keys", "did_you_mean", "load_yaml", "show"]
@@ -28,6 +30,17 @@ E = TypeVar("E", bound=Exception)
 # How an expected type reads in a message; a tuple of types reads as "a text or a list".
 _KIND_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "a text",
                list: "a list", dict: "a mapping"}
+
+
+def read_text(path: Path, what: str, error: type[Exception]) -> str:
+    """The UTF-8 text of the settings file ``path`` (``what`` names its kind in messages); raise
+    ``error`` with one line when it cannot be read or is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: {what} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def load_yaml(text: str, source: str, error: type[Exception]) -> Any:
@@ -42,6 +55,8 @@ def load_yaml(text: str, source: str, error: type[Exception]) -> Any:
         raise error(f"{source}: {where}malformed YAML: {exc.problem or exc.context}") from None
     except yaml.YAMLError as exc:
         raise error(f"{source}: malformed YAML: {exc}") from None
+    except ValueError as exc:  # what a scalar's own conversion refuses: an int of 5,000 digits
+        raise error(f"{source}: malformed YAML: {str(exc).split(':')[0]}") from None
 
 
 @cache
@@ -68,11 +83,25 @@ def _unique_key_loader() -> Any:
 
 
 def show(value: Any) -> str:
-    """A value as a message quotes it: its repr, cut to 60 characters; a YAML null is 'nothing'."""
+    """A value as a message quotes it: its repr, cut to 60 characters; a YAML null is 'nothing'.
+
+    Through :data:`_SHOWN`, which looks no deeper and no further into a collection than those
+    60 characters could show: YAML's aliases can make a short file stand for a list of a
+    billion items (``&a [*b, *b, ...]`` nested), whose full repr would fill the memory.
+    """
     if value is None:
         return "nothing"
-    text = repr(value)
+    try:
+        text = _SHOWN.repr(value)
+    except ValueError:  # an int past Python's limit on digits to print
+        return "a number of more than 4,300 digits"
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel = 4
+_SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxdict = _SHOWN.maxset = _SHOWN.maxfrozenset = 30
+_SHOWN.maxstring = _SHOWN.maxlong = _SHOWN.maxother = 200   # past the 60 shown: cut below
 
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:

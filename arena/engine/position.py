@@ -15,7 +15,7 @@ from arena.engine.cards import Card, parse_suit
 from arena.errors import ArenaError, InvalidCardError, PositionError
 from arena.engine.game import Game, Pending
 from arena.engine.rules import RuleSet, load_rules
-from arena.settings import Keys, load_yaml, show
+from arena.settings import Keys, load_yaml, read_text, show
 
 POSITION_KEYS = ("rules", "seed", "seats", "hands", "top", "discard", "stock", "to_move",
                  "direction", "active_suit", "pending", "recycles_left", "moves", "pending_skip", "top_as")
@@ -35,11 +35,7 @@ _Keys = Keys[PositionError]
 def load_position(path: str | Path) -> Position:
     """Read a position file; the game is dealt from ``seed`` when ``hands`` is absent."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as error:
-        raise PositionError(f"{path}: cannot read position file ({error.strerror or error})") from None
-    raw = load_yaml(text, str(path), PositionError)
+    raw = load_yaml(read_text(path, "position file", PositionError), str(path), PositionError)
     return position_from_mapping(raw, str(path), base_dir=path.parent)
 
 

@@ -24,7 +24,7 @@ from arena.engine.cards import CARDS, NAMES, RANK_OF
 from arena.engine.frozen import rebuilt_from_fields
 from arena.errors import RulesError
 from arena.engine.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
-from arena.settings import Keys, did_you_mean, load_yaml, show
+from arena.settings import Keys, did_you_mean, load_yaml, read_text, show
 
 __all__ = ["PLAIN", "Power", "RuleSet", "build_rules", "load_rules", "merge_settings", "preset_names"]
 
@@ -195,11 +195,7 @@ def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
         presets = preset_names()
         raise RulesError(f"unknown rules '{name_or_path}'{did_you_mean(name_or_path, presets)}: "
                          f"presets are {', '.join(presets)}")
-    try:
-        text = path.read_text()
-    except OSError as error:
-        raise RulesError(f"{path}: cannot read rule set ({error.strerror or error})") from None
-    raw = _parse_yaml(text, str(path))
+    raw = _parse_yaml(read_text(path, "rule set", RulesError), str(path))
     if "base" in raw:
         base_name = raw.pop("base")
         if not isinstance(base_name, str) or base_name not in preset_names():

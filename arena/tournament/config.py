@@ -73,7 +73,7 @@ from typing import Any
 from arena.digest import sha256_hex
 from arena.errors import ConfigError
 from arena.sandbox.spec import LIMIT_NAMES, Limits, limit_accepts, limit_expectation, limit_kind
-from arena.settings import REQUIRED, Keys, load_yaml, show
+from arena.settings import REQUIRED, Keys, load_yaml, read_text, show
 from arena.tournament.address import EXPECTED, parse_cluster
 from arena.tournament.discipline import FaultLimit
 from arena.tournament.separation import DEFAULT_MARGIN
@@ -197,14 +197,8 @@ class TournamentConfig:
 
 def load_config(path: str | Path) -> TournamentConfig:
     """Read and validate a tournament YAML file; raises :class:`ConfigError` naming file and key."""
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{source}: cannot read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{source}: not UTF-8 text: {exc.reason}") from exc
-    return parse_config(text, source=source, default_name=Path(path).stem)
+    text = read_text(Path(path), "tournament file", ConfigError)
+    return parse_config(text, source=str(path), default_name=Path(path).stem)
 
 
 def parse_config(text: str, source: str = "<config>", default_name: str | None = None) -> TournamentConfig:

@@ -79,3 +79,12 @@ def test_rule_sets_load_without_pyyaml() -> None:
             "print(build_rules({'name': 'mini', 'seats': {'max': 3}}, 'mini').seats_max)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "3"
+
+
+def test_a_rule_set_or_position_that_is_not_utf8_is_named_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin.yaml"
+    path.write_bytes("base: switch\nname: caf\u00e9\n".encode("latin-1"))
+    with pytest.raises(RulesError, match=rf"^{path}: rule set is not UTF-8 text"):
+        load_rules(str(path))
+    with pytest.raises(PositionError, match=rf"^{path}: position file is not UTF-8 text"):
+        load_position(path)

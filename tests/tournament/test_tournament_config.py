@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ArenaError, ConfigError
+from arena.settings import show
 from arena.sandbox import Limits
 from arena.tournament.config import Until, load_config, parse_config
 from arena.tournament.discipline import FaultLimit
@@ -342,3 +343,34 @@ def test_a_swiss_file_needs_a_budget_and_takes_no_rounds():
         parse("bots: [a, b, c, d, e]\nformat: swiss\nuntil: {games: 7}")
     # five bots at four seats: two tables (three bots play twice), 4 rotations each
     assert str(err.value) == "demo.yaml: key 'until.games': 7 is less than one round, which plays 8 games"
+
+
+def test_a_file_that_is_not_utf8_is_named_in_one_line(tmp_path):
+    path = tmp_path / "latin.yaml"
+    path.write_bytes("name: caf\u00e9\nbots: [a, b]\n".encode("latin-1"))
+    with pytest.raises(ConfigError, match=rf"^{path}: tournament file is not UTF-8 text"):
+        load_config(path)
+
+
+def test_a_quoted_value_is_read_no_further_than_the_message_shows():
+    """YAML aliases let a few lines stand for a billion items (``&b [*a, *a, ...]``, nested);
+    a message quotes the start of a value, so it must not print the whole of it first."""
+    printed = []
+
+    class Item:
+        def __repr__(self) -> str:
+            printed.append(self)
+            return "item"
+
+    assert show([Item()] * 100_000).startswith("[item, item, ")
+    assert len(printed) <= 30
+    levels = ["&l0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    levels += [f"&l{i} [{', '.join([f'*l{i - 1}'] * 10)}]" for i in range(1, 7)]
+    with pytest.raises(ConfigError, match=r"^demo.yaml: key 'seats': expected an integer 2\.\.10, "
+                                          r"got \[\[1, 1, 1"):
+        parse(f"seats: [{', '.join(levels)}]\nbots: [a, b]\n")
+
+
+def test_a_number_too_long_to_read_is_malformed_yaml_in_one_line():
+    with pytest.raises(ConfigError, match=r"^demo.yaml: malformed YAML: Exceeds the limit \(4300 digits\)"):
+        parse("seats: " + "9" * 5000 + "\nbots: [a, b]\n")
