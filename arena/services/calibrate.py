@@ -63,7 +63,7 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.export import seat_bias_json
 from arena.tournament.records import GameRecord
 from arena.tournament.runner import Progress, run_plan
-from arena.tournament.schedule import deal_seatings, fresh_seed, tables
+from arena.tournament.schedule import MAX_TABLES, deal_seatings, fresh_seed, rounds_for, tables
 from arena.tournament.seats import SeatBias, SeatTally
 from arena.tournament.separation import DEFAULT_MARGIN, Separation, separation
 from arena.tournament.setup import Plan, resolved_plan
@@ -255,12 +255,16 @@ def calibration_plan(spec: BotSpec, rules: RuleSet, copies: int, games: int,
     if copies < seat_count:
         raise ConfigError(f"{copies} copies cannot each hold one of {seat_count} seats: give at "
                           f"least {seat_count} (a copy holding two seats is no longer an equal)")
+    if math.comb(copies, seat_count) > MAX_TABLES:
+        raise ConfigError(f"{copies:,} copies at {seat_count} seats make "
+                          f"{math.comb(copies, seat_count):,} tables, more than the "
+                          f"{MAX_TABLES:,} a run holds: give fewer copies")
     twins = [replace(spec, name=f"{spec.name}#{number}") for number in range(1, copies + 1)]
     config = TournamentConfig(name=name, bots=tuple(bot_entry(twin) for twin in twins),
                               rules=rules.name, seats=seat_count, seatings="rotations",
                               seed=seed, workers=workers)
     per_round = len(tables(config)) * len(deal_seatings(config))
-    config = replace(config, rounds=-(-games // per_round))
+    config = replace(config, rounds=rounds_for(games, per_round))
     return resolved_plan(config, {twin.name: twin for twin in twins}, rules)
 
 

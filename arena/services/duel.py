@@ -52,7 +52,7 @@ from arena.services.duelstats import DuelScores, SprtOutcome
 from arena.tournament.config import BotEntry, TournamentConfig
 from arena.tournament.records import Fault, GameRecord
 from arena.tournament.runner import Progress, run_plan
-from arena.tournament.schedule import DEALS_BY_NAME, deal_seatings, tables
+from arena.tournament.schedule import DEALS_BY_NAME, deal_seatings, rounds_for, tables
 from arena.tournament.setup import Plan, resolved_plan
 from arena.tournament.sprt import Estimate, Pentanomial, Sprt
 from arena.tournament.store import Store
@@ -219,7 +219,7 @@ def duel_plan(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int |
                               rules=rules.name, seats=seat_count, seatings="rotations",
                               seed=seed, workers=workers)
     rotations = len(deal_seatings(config))
-    config = replace(config, rounds=-(-games // rotations))
+    config = replace(config, rounds=rounds_for(games, rotations))
     # dealt by name: the same --seed deals a bot's next version the same cards (module docstring)
     return replace(resolved_plan(config, {spec.name: spec for spec in specs}, rules),
                    deals=DEALS_BY_NAME)

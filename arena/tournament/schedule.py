@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.tournament.config import MAX_SEED, SWISS, TournamentConfig
+from arena.tournament.config import MAX_ROUNDS, MAX_SEED, SWISS, TournamentConfig
 
 
 ROUNDS_FIRST = "rounds-first"   # the layout of every new tournament (see the module docstring)
@@ -61,6 +61,7 @@ LAYOUTS = (ROUNDS_FIRST, TABLES_FIRST)
 DEALS_BY_VERSION = "by-version"  # a table's deal seeds from its bots' names and versions
 DEALS_BY_NAME = "by-name"        # from their names alone: a duel's, and the older stores
 DEAL_SCHEMES = (DEALS_BY_VERSION, DEALS_BY_NAME)
+MAX_TABLES = 1_000_000  # a schedule keeps its tables in a list: ~100 MB at four seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +107,15 @@ def fresh_seed() -> int:
 
 
 def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
-    """The tables of the tournament in schedule order, each a tuple of bot names (seat 0 first)."""
+    """The tables of the tournament in schedule order, each a tuple of bot names (seat 0 first);
+    more than :data:`MAX_TABLES` raise :class:`ConfigError` before any is made."""
     field = sorted(entry.name for entry in config.bots)
+    count = (len(config.candidates) * math.comb(len(field), config.seats - 1)
+             if config.format == "gauntlet" else math.comb(len(field), config.seats))
+    if count > MAX_TABLES:
+        raise ConfigError(f"{config.name}: {len(field)} bots at {config.seats} seats make "
+                          f"{count:,} tables, more than the {MAX_TABLES:,} a schedule holds: "
+                          "use format: swiss, whose rounds seat each bot once")
     if config.format == "gauntlet":
         candidates = sorted(entry.name for entry in config.candidates)
         return [
@@ -119,6 +127,16 @@ def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
         given = [entry.name for entry in config.bots]  # the order given decides who sits twice
         return [tuple(given[i % len(given)] for i in range(config.seats))]
     return list(itertools.combinations(field, config.seats))
+
+
+def rounds_for(games: int, per_round: int) -> int:
+    """The rounds that hold ``games`` games at ``per_round`` a round (a duel's, a calibration
+    run's); more than a tournament file may ask for raise :class:`ConfigError`."""
+    rounds = -(-games // per_round)
+    if rounds > MAX_ROUNDS:
+        raise ConfigError(f"{games:,} games would take {rounds:,} rounds of deals; at most "
+                          f"{MAX_ROUNDS * per_round:,} games ({MAX_ROUNDS:,} rounds)")
+    return rounds
 
 
 def seatings(seats: int, kind: str) -> list[tuple[int, ...]]:

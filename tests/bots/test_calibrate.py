@@ -167,3 +167,12 @@ def test_a_calibration_refuses_what_it_cannot_play_before_any_game(tmp_path, kwa
         calibrate(bot(tmp_path), load_rules("switch"), **{"copies": 4, "runs": 1, **kwargs},
                   folder=tmp_path)
     assert not list(tmp_path.glob("*.sqlite"))
+
+
+def test_numbers_past_what_a_run_can_hold_are_refused_at_once(tmp_path):
+    """A hundred thousand copies make five billion tables; a billion billion games, more
+    rounds than a tournament file may ask for. Both are said in one line, before any table."""
+    with pytest.raises(ArenaError, match=r"100,000 copies at 2 seats make 4,999,950,000 tables"):
+        calibration_plan(bot(tmp_path), load_rules("switch"), 100_000, 4, 2, seed=1)
+    with pytest.raises(ArenaError, match=r"rounds of deals; at most 2,000,000 games"):
+        calibration_plan(bot(tmp_path), load_rules("switch"), 2, 10**21, 2, seed=1)

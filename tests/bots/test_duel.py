@@ -236,3 +236,8 @@ def test_a_command_bots_stderr_comes_with_its_fault(tmp_path):
         assert fault.bot == "talker" and "closed its output" in fault.detail
         assert fault.log_tail.splitlines()[-1] == "giving up now"
         assert "thinking hard about" in fault.log_tail
+
+
+def test_more_games_than_a_tournament_may_hold_are_refused_in_one_line(tmp_path):
+    with pytest.raises(ConfigError, match=r"^999,999,999,999,999,999,999 games would take "):
+        duel_plan(builtins(tmp_path, "random", "greedy"), load_rules("switch"), 10**21 - 1, 2)

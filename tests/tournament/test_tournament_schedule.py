@@ -197,3 +197,12 @@ def test_fresh_seeds_differ_and_fit_a_tournament_file():
     assert len(seeds) == 64
     assert all(0 <= seed < 2**63 for seed in seeds)  # 63 bits, as SQLite and seed: take
     assert max(seeds).bit_length() > 40  # drawn from the whole range, not a small one
+
+
+def test_a_field_too_large_for_a_round_robin_is_refused_before_a_table_is_made():
+    """200 bots at four seats make 64,684,950 tables: listing them would take gigabytes, so
+    the schedule counts them first and points to swiss, which seats each bot once a round."""
+    with pytest.raises(ConfigError, match=r"^demo: 200 bots at 4 seats make 64,684,950 tables, "
+                                          r"more than the 1,000,000 .*format: swiss"):
+        rr(200, 4)
+    assert len(rr(60, 4, rounds=1).tables) == math.comb(60, 4)   # 487,635: still scheduled
