@@ -116,7 +116,8 @@ class Registry:
         try:
             data = json.loads(self.path.read_text())
             return {e["name"]: RegistryEntry.from_dict(e) for e in data.get("bots", [])}
-        except (OSError, ValueError, TypeError, KeyError) as error:
+        except (OSError, ValueError, TypeError, KeyError, AttributeError) as error:
+            # AttributeError: JSON of another shape (a list where the object should be)
             raise ConfigError(f"{self.path}: unreadable bot registry ({error})") from None
 
     def get(self, name: str) -> RegistryEntry | None:

@@ -301,9 +301,7 @@ def accept_command(workspace: Workspace, report: ValidationReport, name: str,
 def check_clash(workspace: Workspace, name: str, path: Path | None, replace: bool) -> None:
     """Refuse a built-in name, and a registered or existing name unless ``replace`` is set
     (``path``: the Python file being submitted; ``None`` for a command bot)."""
-    check_name(name)
-    if name in BUILTIN_BOTS:
-        raise SubmitError(f"{name!r} is a built-in bot's name: choose another with --name")
+    _check_not_builtin(name, "choose another with --name")
     if replace:
         return
     if workspace.registry.get(name) is not None:
@@ -314,9 +312,18 @@ def check_clash(workspace: Workspace, name: str, path: Path | None, replace: boo
             raise SubmitError(f"{target} already exists: use --replace to overwrite it, or --name")
 
 
-def new_bot(workspace: Workspace, name: str) -> Path:
-    """Write ``bots/NAME.py`` from the template; never overwrite an existing file."""
+def _check_not_builtin(name: str, advice: str) -> None:
+    """Refuse a name that cannot name a bot, or that a built-in bot has: a workspace's
+    ``bots/NAME.py`` would take its place in every tournament, duel and calibration."""
     check_name(name)
+    if name in BUILTIN_BOTS:
+        raise SubmitError(f"{name!r} is a built-in bot's name: {advice}")
+
+
+def new_bot(workspace: Workspace, name: str) -> Path:
+    """Write ``bots/NAME.py`` from the template; never overwrite an existing file, nor take a
+    built-in bot's name."""
+    _check_not_builtin(name, "choose another")
     target = workspace.bots_dir / f"{name}.py"
     if target.exists():
         raise ConfigError(f"{target} already exists: not overwritten")

@@ -142,6 +142,24 @@ def test_new_bot_writes_a_bot_that_passes_submit_and_refuses_to_overwrite(tmp_pa
     assert Workspace(tmp_path).registry.get("mine") is not None
 
 
+def test_new_bot_refuses_a_built_in_bots_name(tmp_path):
+    """Its bots/random.py would have played as random in every tournament, duel and
+    calibration of the workspace, while arena bots still listed the built-in one."""
+    result = arena("new-bot", "random", "--home", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.output.strip() == "error: 'random' is a built-in bot's name: choose another"
+    assert not (tmp_path / "bots" / "random.py").exists()
+
+
+def test_a_registry_of_another_shape_is_named_in_one_line(tmp_path):
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "registry.json").write_text("[1, 2]")
+    result = arena("bots", "--home", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"error: {tmp_path / 'bots' / 'registry.json'}: unreadable bot registry")
+    assert "Traceback" not in result.output
+
+
 def test_duel_prints_win_rates(tmp_path):
     result = arena("duel", "greedy", "random", "--games", "6", "--seats", "2", "--workers", "1",
                    "--home", str(tmp_path))
