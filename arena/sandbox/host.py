@@ -71,6 +71,11 @@ _TOP_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
+class NotAnAction(TypeError):
+    """What ``act()`` returned is no action: the bot's mistake, found by the host, reported
+    in one line without the host's own frames (they would point away from the bot's code)."""
+
+
 class SetupError(Exception):
     """The confinement could not be set up (a system call failed)."""
 
@@ -180,7 +185,8 @@ class Host:
         """``!error``/``!memory`` with the last traceback lines, also written to the log."""
         import traceback  # only on failure
 
-        lines = traceback.format_exception(exc)
+        lines = ([f"{exc}\n"] if isinstance(exc, NotAnAction)
+                 else traceback.format_exception(exc))
         self.log.write("".join(lines))
         tail = "".join(lines).rstrip("\n").splitlines()[-TRACEBACK_LINES:]
         self.reply(f"!{marker} " + json.dumps("\n".join(tail)))
@@ -215,10 +221,14 @@ class Host:
         self.history = getattr(observation, "history", self.history)
         action = self.bot.act(observation)
         if action is None:
-            raise TypeError("act() returned None instead of an action")
-        text = action if isinstance(action, str) else self.action_text(action)
-        if not isinstance(text, str) or "\n" in text or "\r" in text or text.lstrip().startswith("!"):
-            raise TypeError(f"act() returned {action!r}, not a one-line action text")
+            raise NotAnAction("act() returned None instead of an action")
+        try:
+            text = action if isinstance(action, str) else self.action_text(action)
+        except ValueError:  # the engine's InvalidActionError: not text, not an action object
+            raise NotAnAction(f"act() returned {type(action).__name__} {_shown(action)}, "
+                              "not an action (its text, or a Play, Draw or Pass)") from None
+        if "\n" in text or "\r" in text or text.lstrip().startswith("!"):
+            raise NotAnAction(f"act() returned {_shown(action)}, not a one-line action text")
         return text.strip()
 
     def serve(self, stdin: io.BufferedReader) -> None:
@@ -231,6 +241,12 @@ class Host:
                 os._exit(MEMORY_EXIT)
             except Exception as exc:
                 self.report("error", exc)
+
+
+def _shown(value: object) -> str:
+    """``value``'s repr for a message, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _seed_random(seed: object) -> None:
