@@ -162,4 +162,5 @@ def test_a_bot_cannot_forge_the_hosts_reports(make_bot, tmp_path) -> None:
     (tmp_path / "forger.py").write_text(
         "class Bot:\n    def act(self, obs):\n        return '!memory \"forged\"'\n")
     fault = fault_of(make_bot("", spec=BotSpec.parse("forger.py", tmp_path)))
-    assert fault.code is FaultCode.INVALID and "TypeError" in fault.detail
+    assert fault.code is FaultCode.INVALID
+    assert fault.detail == """act() returned '!memory "forged"', not a one-line action text"""
