@@ -110,8 +110,9 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     Every "unknown ..." message (keys, presets, bots, tournaments) appends it, so a typo such
     as ``rouds``, ``swtich`` or ``gredy`` is answered with the name that was meant.
     """
-    close = difflib.get_close_matches(word, sorted(set(known)), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    by_lower = {name.lower(): name for name in sorted(set(known), reverse=True)}  # first wins
+    close = difflib.get_close_matches(word.lower(), sorted(by_lower), n=1)  # 'Mid' is 'mid'
+    return f" (did you mean '{by_lower[close[0]]}'?)" if close else ""
 
 
 class Keys(Generic[E]):

@@ -25,6 +25,7 @@ from arena.engine.actions import Pass, Play
 from arena.engine.cards import SUITS
 from arena.engine.game import Event, Game
 from arena.engine.rules import RuleSet, build_rules
+from arena.settings import did_you_mean
 from arena.tournament.errors import StoreError
 from arena.tournament.records import GameRecord
 from arena.tournament.store import Store, results_path
@@ -54,9 +55,10 @@ def open_results(home: str | Path, name: str) -> Store:
     folder = Path(home) / "results"
     path = results_path(name, folder)
     if not path.is_file():
-        known = sorted(p.stem for p in folder.glob("*.sqlite") if not _ARCHIVE.search(p.stem))
+        known = sorted(p.stem for p in folder.glob("*.sqlite")
+                       if p.is_file() and not _ARCHIVE.search(p.stem))
         hint = f" (stored: {', '.join(known)})" if known else " (no tournament stored there yet)"
-        raise StoreError(f"no tournament {name!r} under {folder}{hint}")
+        raise StoreError(f"no tournament {name!r}{did_you_mean(name, known)} under {folder}{hint}")
     return Store.open(path, readonly=True)
 
 

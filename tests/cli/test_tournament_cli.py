@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -124,6 +125,16 @@ def test_unknown_tournament_is_one_line(home: Path) -> None:
         result = invoke(home, *command)
         assert result.exit_code == 1
         assert "no tournament 'nope'" in error_line(result) and "cli" in result.stderr
+
+
+def test_a_mistyped_tournament_is_answered_with_the_closest_name(home: Path, tmp_path: Path) -> None:
+    """A folder that only looks like a results file is not listed as a tournament."""
+    (tmp_path / "results" / "folder.sqlite").mkdir(parents=True)
+    shutil.copy(home / "results" / "cli.sqlite", tmp_path / "results")
+    result = invoke(tmp_path, "rankings", "CLI")
+    assert result.exit_code == 1
+    assert "no tournament 'CLI' (did you mean 'cli'?) under" in error_line(result)
+    assert "stored: cli)" in error_line(result)
 
 
 def test_malformed_config_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
