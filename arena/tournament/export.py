@@ -86,8 +86,10 @@ def export(
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ExportError(f"{folder}: cannot create the export folder: {exc.strerror or exc}") from exc
-    games_path = folder / f"{rankings.tournament}-games.{fmt}"
-    ranks_path = folder / f"{rankings.tournament}-rankings.{fmt}"
+    # named as the store is, the name the user gave: a copy of another tournament's results
+    # file must not write over that tournament's own export
+    games_path = folder / f"{store.path.stem}-games.{fmt}"
+    ranks_path = folder / f"{store.path.stem}-rankings.{fmt}"
     games = (game_row(record, at) for record, at in store.finished_games())
     _write(games_path, fmt, GAME_FIELDS, games)
     ranks = (standing_row(s, rankings.tournament_seed) for s in rankings.standings)
@@ -132,6 +134,9 @@ def _write(path: Path, fmt: str, fields: tuple[str, ...], rows: Iterable[dict[st
     except OSError as exc:
         temp.unlink(missing_ok=True)
         raise ExportError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+    except BaseException:  # a stored game that cannot be read, Ctrl-C: no half file is left
+        temp.unlink(missing_ok=True)
+        raise
 
 
 def _write_csv(handle: TextIO, fields: tuple[str, ...], rows: Iterable[dict[str, Any]]) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+import sqlite3
 
 import pytest
 from tournament_helpers import make_config, play_synthetic
 
 from arena.engine.outcome import OutcomeReason
 from arena.play.faults import FaultCode
-from arena.tournament.errors import ExportError
+from arena.tournament.errors import ExportError, StoreError
 from arena.tournament.export import export, games_json
 from arena.tournament.ratings import rank_store
 from arena.tournament.records import GameRecord
@@ -88,3 +89,30 @@ def test_a_record_keeps_its_enums_from_the_store_through_the_export(store, tmp_p
     assert [g["faults"] for g in listed] == [
         [{k: f[k] for k in ("seat", "bot", "code", "detail")} for f in r["faults"]] for r in rows
     ]
+
+
+def test_a_copy_of_a_results_file_exports_under_its_own_name(store, tmp_path):
+    """A copy of cup's results, cup-copy.sqlite, holds the tournament 'cup'; its export must not
+    write over cup's own export in the same folder."""
+    out = tmp_path / "out"
+    export(store, "csv", out)
+    cups = (out / "cup-games.csv").read_bytes()
+    with sqlite3.connect(tmp_path / "cup.sqlite") as source, \
+            sqlite3.connect(tmp_path / "cup-copy.sqlite") as target:
+        source.backup(target)     # the open store's games are still in its write-ahead log
+    source.close(), target.close()
+    with Store.open(tmp_path / "cup-copy.sqlite", readonly=True) as copy:
+        written = export(copy, "csv", out)
+    assert [p.name for p in written] == ["cup-copy-games.csv", "cup-copy-rankings.csv"]
+    assert (out / "cup-games.csv").read_bytes() == cups
+
+
+def test_an_export_stopped_by_an_unreadable_game_leaves_no_part_file(store, tmp_path, monkeypatch):
+    def unreadable():
+        yield from ()
+        raise StoreError("cup.sqlite: cannot read a stored game: Expecting value")
+
+    monkeypatch.setattr(store, "finished_games", unreadable)
+    with pytest.raises(StoreError, match="cannot read a stored game"):
+        export(store, "csv", tmp_path / "out")
+    assert not list((tmp_path / "out").iterdir())
