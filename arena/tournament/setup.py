@@ -29,7 +29,7 @@ from typing import Any, Mapping
 
 import yaml
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, RulesError
 from arena.engine.rules import RuleSet, load_rules, preset_names
 from arena.sandbox import BotSpec
 from arena.sandbox.snapshot import snapshot
@@ -72,9 +72,21 @@ def make_plan(
         entry.name: replace(resolve_bot(entry.spec, folders, source), name=entry.name)
         for entry in config.bots + config.candidates
     }
-    rules = _load_rules(config.rules, folders)
-    rules.check_seats(config.seats)
+    try:
+        rules = _load_rules(config.rules, folders)
+    except RulesError as error:
+        raise RulesError(_where(source, "rules", str(error))) from None
+    try:
+        rules.check_seats(config.seats)
+    except RulesError as error:
+        raise RulesError(_where(source, "seats", str(error))) from None
     return Plan(config, config_text, source, specs, rules)
+
+
+def _where(source: str, key: str, message: str) -> str:
+    """``message`` prefixed with the file and key it is about (once: a rule set's own errors
+    already name their file)."""
+    return message if message.startswith(f"{source}:") else f"{source}: key '{key}': {message}"
 
 
 def resolved_plan(config: TournamentConfig, specs: Mapping[str, BotSpec], rules: RuleSet) -> Plan:

@@ -101,6 +101,16 @@ def test_a_mistyped_tournament_key_offers_the_key(tmp_path: Path) -> None:
     assert line.endswith("key 'rouds': unknown key (did you mean 'rounds'?)")
 
 
+def test_a_tournaments_rules_and_seats_errors_name_the_file_and_the_key(tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text("bots: [random, greedy]\nseats: 2\nrules: swtich\n")
+    assert error_line(invoke(tmp_path, "run", str(tmp_path / "t.yaml"))).startswith(
+        f"error: {tmp_path / 't.yaml'}: key 'rules': unknown rules 'swtich' (did you mean 'switch'?)")
+    (tmp_path / "t.yaml").write_text("bots: [random, greedy, heuristic, mcts, {name: r2, bot: random},"
+                                     " {name: r3, bot: random}, {name: r4, bot: random}]\nseats: 7\n")
+    assert error_line(invoke(tmp_path, "run", str(tmp_path / "t.yaml"))) == (
+        f"error: {tmp_path / 't.yaml'}: key 'seats': rules 'switch': seats must be 2..6, got 7")
+
+
 def test_a_mistyped_preset_offers_the_preset(tmp_path: Path) -> None:
     line = error_line(invoke(tmp_path, "rules", "swtich"))
     assert line.startswith("error: unknown rules 'swtich' (did you mean 'switch'?): presets are ")
