@@ -12,7 +12,9 @@ tournament runner (:func:`~arena.tournament.runner.run_plan`) plays into a store
 folder, removed afterwards; the result is read from the stored games. Everything else is the
 tournament's too: the worker processes (the result does not depend on their number), the bots'
 snapshots, the sandbox and its isolation check (``trusted``). Unlike a tournament, a duel
-disqualifies no one: every game is played and each bot's faults are counted.
+disqualifies no one: every game is played and each bot's faults are counted. Only a file that
+cannot be a bot at all (it does not parse, or has no ``Bot`` class with ``act``) is refused
+before the first game, as a tournament refuses it.
 
 The deals derive from one ``seed`` and the bots' names
 (:func:`~arena.tournament.schedule.table_deal_seed`), so whoever knows it knows every hand and
@@ -163,6 +165,7 @@ def duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None
     relay = None if progress is None else _Relay(progress, scores, games)
     with tempfile.TemporaryDirectory(prefix="arena-duel-") as folder:
         report = run_plan(plan, folder, max_games=games, trusted=trusted, disqualify=False,
+                          contract=True,
                           progress=None if relay is None else relay.send, on_game=scores.add)
         if report.interrupted:
             raise KeyboardInterrupt

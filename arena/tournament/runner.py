@@ -21,6 +21,8 @@ its contract (it parses, with a ``Bot`` class that has ``act``:
 every bot is probed by the workers: it loads in its sandbox and answers one legal move
 (:meth:`~arena.play.referee.Referee.probe`, in a game process of its own). A bot that fails is
 refused with its own error on one line (:class:`BotRefusedError`) before any game is played.
+A duel asks for the contract alone (``contract``): a file that cannot even be a bot is no
+match to count, while a bot that breaks in play plays and loses every game.
 
 How it stays reproducible (the same stored results and rankings for any number of workers):
 
@@ -322,6 +324,7 @@ def run_plan(
     trusted: bool = False,
     disqualify: bool = True,
     check: bool = False,
+    contract: bool = False,
     on_game: GameCallback | None = None,
     cluster: str | None = None,
 ) -> RunReport:
@@ -331,7 +334,7 @@ def run_plan(
     snapshots (``bots/``); :func:`run_tournament` gives ``<home>/results``, a duel a temporary
     folder. With ``disqualify`` False no bot is ever disqualified: every game is played, faults
     or not (a duel counts them instead); ``check`` runs the checks of the bots before the first
-    game (:func:`run_tournament` does by default). ``on_game`` is given each game once it is
+    game (:func:`run_tournament` does by default), ``contract`` the first of them alone. ``on_game`` is given each game once it is
     committed, in schedule order; when it returns True no more games are handed out, and the
     games already playing are finished and stored. The other keywords are
     :func:`run_tournament`'s; on a cluster, each worker checks it can isolate the bots (the
@@ -348,7 +351,7 @@ def run_plan(
     origins = {name: _origin(spec) for name, spec in plan.specs.items()}
     with run_lock(plan.config.name, results_dir):
         plan = snapshot_bots(plan, results_dir / "bots")
-        if check:
+        if check or contract:
             _check_contracts(plan, origins)
         with Store.open(path) as store, tournament_log(log_path):
             plan = settle_seed(plan, store.tournament(), restart)

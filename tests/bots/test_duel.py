@@ -14,6 +14,7 @@ from arena.errors import ConfigError
 from arena.sandbox import BotSpec
 from arena.sandbox.workspace import Workspace
 from arena.services.duel import duel, duel_plan
+from arena.tournament.runner import BotRefusedError
 from arena.tournament.schedule import Schedule
 from arena.tournament.sprt import Sprt
 
@@ -89,6 +90,17 @@ def test_a_faulty_bot_plays_every_game_and_its_faults_are_counted(tmp_path, monk
     assert [f.bot for f in result.faults] == ["raiser"] * 5
     assert all("boom in act" in f.detail + f.log_tail for f in result.faults)
     assert not list(tmp_path.glob("arena-duel-*"))
+
+
+def test_a_file_that_cannot_be_a_bot_is_refused_before_the_first_game(tmp_path):
+    """A syntax error is no match to count: the duel says so, as a tournament does, rather
+    than play its fallback under its name (a bot that breaks in play still plays, above)."""
+    source = tmp_path / "broken.py"
+    source.write_text("class Bot:\n    def act(self, obs)\n        return obs.legal[0]\n")
+    with pytest.raises(BotRefusedError, match=r"^bot refused before the first game, nothing was "
+                                              r"played: 'broken' \(.*broken\.py\): .*line 2"):
+        duel([BotSpec.parse(str(source), tmp_path), *builtins(tmp_path, "greedy")],
+             load_rules("switch"), 4, seats=2, seed=8, workers=1)
 
 
 def test_the_drawn_seed_comes_back_and_replays_the_duel(tmp_path):
