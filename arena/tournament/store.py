@@ -685,7 +685,7 @@ class Store:
         try:
             return _record_from_row(row)
         except (RecordError, json.JSONDecodeError) as exc:
-            raise StoreError(f"{self.path}: cannot read a stored game: {exc}") from exc
+            raise StoreError(f"{self.path}: cannot read stored game {row[0]}: {exc}") from exc
 
     def _rows(self, sql: str, params: tuple[Any, ...]) -> Iterator[tuple[GameRecord, str]]:
         with self._guard("read games", write=False):

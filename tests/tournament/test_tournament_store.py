@@ -320,6 +320,7 @@ def test_each_seats_thinking_is_stored_as_moves_and_seconds_and_reads_back(store
     [
         ("UPDATE games SET reason = 'fault'", "unknown outcome reason 'fault'"),
         ("UPDATE games SET faults = replace(faults, 'TIMEOUT', 'LATE')", "unknown fault code 'LATE'"),
+        ("UPDATE games SET moves = 'not json'", "stored game 2: Expecting value"),
     ],
 )
 def test_an_unknown_stored_reason_or_code_is_a_one_line_store_error(store, sql, named):
