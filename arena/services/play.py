@@ -154,6 +154,7 @@ class Session:
         self.referee = Referee(rules)
         self.match = Match.new(rules, seats, seed)
         self.faults: dict[int, Fault] = {}
+        self._told: set[int] = set()   # the faulty seats whose fault the news has carried
         self._seen = [0] * seats
         self._fallback = [random.Random(seat_seed(seed, s, "fallback")) for s in range(seats)]
         self._advisor_factory = advisor
@@ -251,11 +252,12 @@ class Session:
         """Play on until the person must choose or the match is over: the bots' moves, the
         forced draws and passes (the person's too, G2), hand ends and the next hands' deals.
         Returns what happened, in order."""
-        news: list[News] = []
+        news: list[News] = self._fault_news()   # a bot that failed to start the hand
         while not self.match.is_over:
             game = self.match.current
             if game.outcome is not None:
                 news.append(self._end_hand())
+                news += self._fault_news()          # at the hand's end, or the next one's start
                 continue
             seat = game.to_move
             lone = forced_action(game)
@@ -275,11 +277,21 @@ class Session:
             choice = self.referee.choose(game, self.clients[seat], seat, self._seen)
             if isinstance(choice, Fault):
                 self.faults[seat] = choice
-                news.append(BotFaulted(self.hand, seat, choice.code.name, choice.summary()))
+                news += self._fault_news()
                 choice = None
         if choice is None:
             choice = self._fallback[seat].choice(game.legal_actions())
         news.append(self._apply(str(choice)))
+        return news
+
+    def _fault_news(self) -> list[News]:
+        """A :class:`BotFaulted` for each fault not told yet, wherever it happened (starting a
+        hand, a move, the end of a hand): the person sees every bot the fallback plays for."""
+        news: list[News] = []
+        for seat in sorted(set(self.faults) - self._told):
+            fault = self.faults[seat]
+            news.append(BotFaulted(self.hand, seat, fault.code.name, fault.summary()))
+            self._told.add(seat)
         return news
 
     def _apply(self, text: str) -> Played:

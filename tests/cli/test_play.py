@@ -416,6 +416,23 @@ def test_a_faulty_bot_is_told_played_on_by_the_fallback_and_placed_last() -> Non
     assert faulty.closed == clean.closed == 1
 
 
+class FailsToStart(FirstLegal):
+    """A bot whose file does not load: its first message fails, and the fallback plays it."""
+
+    def start_game(self, info: dict) -> None:
+        raise BotFault(FaultCode.INIT_FAIL, "SyntaxError: expected ':' (broken.py, line 2)")
+
+
+def test_a_bot_that_fails_to_start_is_told_before_the_first_move() -> None:
+    """Else the fallback played under the bot's name as if the bot were playing, unseen."""
+    broken = FailsToStart()
+    with Session(load_rules("switch"), 0, [broken], 7, ["you", "broken"]) as session:
+        news = play_out(session)
+    assert isinstance(news[0], BotFaulted)
+    assert (news[0].seat, news[0].code) == (1, "INIT_FAIL") and "line 2" in news[0].detail
+    assert [n.seat for n in news if isinstance(n, BotFaulted)] == [1] and broken.asked == 0
+
+
 def test_each_hand_of_a_match_starts_the_bots_again() -> None:
     bot = FirstLegal()
     with Session(load_rules("switch-classic"), 1, [bot], 3, ["a", "you"]) as session:
