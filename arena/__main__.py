@@ -1,5 +1,5 @@
 """``python -m arena``: the same command line as the ``arena`` console script."""
 
-from arena.cli import app
+from arena.launch import main
 
-app(prog_name="arena")
+main()

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 import arena
+from arena import launch
 from arena.cli import app
 from arena.cli.app import USAGE_STATUS
 from arena.tournament.replay import open_results
@@ -184,3 +186,21 @@ def test_the_summary_after_ctrl_c_counts_the_games_stored(
         assert [g.game_id for g in store.games()] == list(range(stored))
     assert stored >= 3
     assert (int(summary[1]), int(summary[2])) == (stored, stored)
+
+
+def test_a_ctrl_c_while_the_command_line_loads_ends_it_with_130_and_no_traceback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading typer, rich and the commands takes about 0.4 s; an interrupt then used to print
+    Python's traceback of the import instead of the interrupted command's status."""
+    class Interrupting:
+        """Finds nothing, but is interrupted when arena.cli is looked for."""
+
+        def find_spec(self, name: str, path: object, target: object = None) -> None:
+            if name == "arena.cli":
+                raise KeyboardInterrupt
+
+    monkeypatch.delitem(sys.modules, "arena.cli")
+    monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
+    with pytest.raises(SystemExit) as stopped:
+        launch.main()
+    assert stopped.value.code == 130
