@@ -17,11 +17,10 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from arena.cli.app import app, console, handles_errors
+from arena.cli.app import USAGE_STATUS, app, console, fail, handles_errors
 from arena.cli.options import home_option, workspace_of
 from arena.cli.render import WATCH_KEYS, render_watch
 from arena.engine.position import load_position
-from arena.errors import ConfigError
 from arena.tournament.replay import load_stored_game
 from arena.tournament.watch import Frame, frames
 
@@ -41,13 +40,13 @@ def watch(
     names: Sequence[str] | None = None
     if position is not None:
         if name is not None or game_id is not None:
-            raise ConfigError("give a tournament NAME and GAME_ID, or --position FILE, not both")
+            fail("give a tournament NAME and GAME_ID, or --position FILE, not both", USAGE_STATUS)
         loaded = load_position(position)
         shown = frames([(loaded.game, loaded.moves)])
         title = str(position)
     else:
-        if name is None or game_id is None:
-            raise ConfigError("give a tournament NAME and GAME_ID (or --position FILE)")
+        if name is None or game_id is None:  # a command line that cannot be run: usage status
+            fail("give a tournament NAME and GAME_ID (or --position FILE)", USAGE_STATUS)
         stored = load_stored_game(workspace_of(home).root, name, game_id)
         shown = frames((hand.game, hand.moves) for hand in stored.hands)
         names = stored.record.table
