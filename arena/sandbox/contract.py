@@ -37,6 +37,8 @@ def parse_source(path: Path) -> ast.Module:
     try:
         return ast.parse(source, str(path))
     except SyntaxError as error:
+        if error.lineno is None:  # the file as a whole is no source: NUL bytes, a binary
+            raise SourceError(f"not Python source: {error.msg}") from None
         text = (error.text or "").strip()
         raise SourceError(f"syntax error at line {error.lineno}: {error.msg}"
                           + (f": {text}" if text else "")) from None

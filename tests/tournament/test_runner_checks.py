@@ -69,3 +69,15 @@ def test_a_bot_file_too_large_to_be_a_program_is_refused_before_it_is_parsed(tmp
     assert "'huge'" in line and "larger than 4 MiB" in line
     assert "Traceback" not in result.output
     assert not (tmp_path / "results" / "cup.sqlite").exists()
+
+
+def test_a_binary_bot_file_is_refused_as_no_python_source(tmp_path: Path) -> None:
+    """Before, its refusal read 'syntax error at line None': the parser names no line for NUL."""
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "blob.py").write_bytes(b"\x7fELF\x02\x01\x01\x00" * 40)
+    (tmp_path / "cup.yaml").write_text("name: cup\nseats: 2\nseed: 1\nbots: [random, bots/blob.py]\n")
+    result = arena(tmp_path, "run", str(tmp_path / "cup.yaml"))
+    assert result.exit_code == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert "'blob' (" in line and line.endswith(
+        "blob.py): not Python source: source code string cannot contain null bytes"), line
