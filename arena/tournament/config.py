@@ -238,11 +238,17 @@ def config_from_mapping(
 
 
 def _refuse_a_rule_set(data: Any, source: str) -> None:
-    """A rule set (a preset's file, or a user's with ``base:``) given where a tournament is due
-    gets one line saying what it is and how to use it, not "key 'base': unknown key"."""
-    if isinstance(data, Mapping) and "bots" not in data and ("base" in data or "powers" in data):
+    """A rule set (a preset's file, or a user's with ``base:``) or a position (``hands:``,
+    ``moves:``) given where a tournament is due gets one line saying what it is and how to use
+    it, not "key 'base': unknown key"."""
+    if not isinstance(data, Mapping) or "bots" in data:
+        return
+    if "base" in data or "powers" in data:
         raise ConfigError(f"{source}: a rule set, not a tournament: use it as a tournament's rules "
                           f"('rules: {source}'), or show it with 'arena rules {source}'")
+    if "hands" in data or "moves" in data:
+        raise ConfigError(f"{source}: a position, not a tournament: replay it with 'arena replay "
+                          f"{source}', or step through it with 'arena watch --position {source}'")
 
 
 def display_name(spec: Any) -> str:

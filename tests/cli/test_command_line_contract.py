@@ -136,6 +136,14 @@ def test_a_rule_set_run_as_a_tournament_says_what_it_is(tmp_path: Path, rule_set
     assert not (tmp_path / "results").exists()
 
 
+def test_a_position_run_as_a_tournament_says_what_it_is(tmp_path: Path) -> None:
+    position = REPO / "tournaments" / "sample-position.yaml"
+    assert error_line(invoke(tmp_path, "run", str(position))) == (
+        f"error: {position}: a position, not a tournament: replay it with 'arena replay "
+        f"{position}', or step through it with 'arena watch --position {position}'")
+    assert not (tmp_path / "results").exists()
+
+
 def test_a_tournament_is_found_by_name_in_the_workspace_and_a_typo_is_answered(tmp_path: Path) -> None:
     (tmp_path / "tournaments").mkdir()
     (tmp_path / "tournaments" / "small.yaml").write_text(SMALL)
