@@ -773,19 +773,23 @@ def render_bots(console: Console, workspace: Workspace) -> None:
 def _render_bot_options(console: Console, workspace: Workspace, names: list[str]) -> None:
     """Each bot's declared options, a line each (``name  key: type range, default; help``);
     a bot whose declaration cannot be read says why, the others are still listed."""
-    lines: list[Text] = []
+    lines: list[tuple[str, str]] = []
     for name in names:
         try:
             declared = [option.describe() for option in declared_options(workspace.resolve_bot(name))]
         except ArenaError as error:
             declared = [f"cannot read its options: {error}"]
-        lines += [Text(f"  {name}  {text}") for text in declared]
+        lines += [(name, text) for text in declared]
     if not lines:
         console.print(Text("options: no bot declares any", style="dim"))
         return
     _title(console, "options")
-    for line in lines:
-        console.print(line, overflow="fold")
+    grid = Table.grid(padding=(0, 2))   # a wrapped line goes on under its text, not at column 0
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for name, text in lines:
+        grid.add_row(Text(f"  {name}"), Text(text))
+    console.print(grid)
 
 
 def render_validation(out: Console, report: ValidationReport) -> None:

@@ -85,18 +85,18 @@ class OptionSpec:
         kind = {"int": "an integer", "float": "a number", "bool": "true or false",
                 "str": "a text"}[self.type]
         if self.min is not None and self.max is not None:
-            return f"{kind} {self.min:g}..{self.max:g}"
+            return f"{kind} {_number(self.min)}..{_number(self.max)}"
         if self.min is not None:
-            return f"{kind} >= {self.min:g}"
-        return f"{kind} <= {self.max:g}" if self.max is not None else kind
+            return f"{kind} >= {_number(self.min)}"
+        return f"{kind} <= {_number(self.max)}" if self.max is not None else kind
 
     def describe(self) -> str:
         """One line for ``arena bots``: type, range or choices, default, help."""
         if self.choices:
             kind = f"{self.type} in {'|'.join(map(str, self.choices))}"
         elif self.min is not None or self.max is not None:
-            low = "" if self.min is None else f"{self.min:g}"
-            high = "" if self.max is None else f"{self.max:g}"
+            low = "" if self.min is None else _number(self.min)
+            high = "" if self.max is None else _number(self.max)
             kind = f"{self.type} {low}..{high}"
         else:
             kind = self.type
@@ -282,3 +282,8 @@ def _parse_option(name: Any, fields: Any, source: Path) -> OptionSpec:
 def _literal(value: Any) -> str:
     """A value as YAML writes it: ``true``, ``0.1``, ``fast``."""
     return json.dumps(value) if isinstance(value, bool) else str(value)
+
+
+def _number(value: float) -> str:
+    """A bound as a person reads it: ``1,000,000`` rather than ``1e+06``, ``0.5`` as is."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"

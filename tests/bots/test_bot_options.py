@@ -261,6 +261,16 @@ def test_submit_validates_with_the_options_and_bots_lists_them(tmp_path: Path) -
     assert Workspace(tmp_path).registry.get("e2") is None
 
 
+def test_bots_lists_wide_bounds_as_numbers_and_wraps_under_the_text(tmp_path: Path) -> None:
+    """mcts's iterations range to a million: '1..1,000,000', not '1..1e+06'; at 80 columns its
+    help wraps under the option's text, not back to column 0."""
+    listing = runner.invoke(app, ["bots", "--home", str(tmp_path)], env={"COLUMNS": "80"})
+    lines = listing.output.splitlines()
+    first = next(i for i, line in enumerate(lines) if "iterations: int" in line)
+    assert lines[first].startswith("  mcts  iterations: int 1..1,000,000, default 10000;")
+    assert lines[first + 1].startswith(" " * 8) and lines[first + 1].strip() == "move"
+
+
 def test_a_declaration_of_more_options_than_are_read_is_refused(tmp_path: Path) -> None:
     many = ", ".join(f"'o{i}': {{'type': 'int', 'default': {i}}}" for i in range(65))
     path = write(tmp_path, "many.py", f"OPTIONS = {{{many}}}\nclass Bot:\n    def act(self, obs): pass\n")
