@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import arena
-from arena import launch
+from arena import __main__ as entry
 from arena.cli import app
 from arena.cli.app import USAGE_STATUS
 from arena.tournament.replay import open_results
@@ -210,5 +210,5 @@ def test_a_ctrl_c_while_the_command_line_loads_ends_it_with_130_and_no_traceback
     monkeypatch.delitem(sys.modules, "arena.cli")
     monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
     with pytest.raises(SystemExit) as stopped:
-        launch.main()
+        entry.main()
     assert stopped.value.code == 130
