@@ -470,6 +470,16 @@ class Store:
         """Every stored game with its finishing time (ISO 8601, UTC), in ``game_id`` order."""
         return self._rows(f"SELECT {self._columns} FROM games ORDER BY game_id", ())
 
+    def games_as_read(self) -> Iterator[tuple[int, GameRecord | StoreError]]:
+        """Every stored game's id with its record, or the one-line error saying why its row
+        cannot be read (where :meth:`games` stops): what ``arena verify`` lists and ``--drop``
+        takes out."""
+        for row in self._raw_rows(f"SELECT {self._columns} FROM games ORDER BY game_id", ()):
+            try:
+                yield int(row[0]), self._record(row)
+            except StoreError as error:
+                yield int(row[0]), error
+
     # -- the summary -------------------------------------------------------------------------
 
     def summary(self, settings: RatingSettings | None = None) -> Summary:
@@ -688,6 +698,10 @@ class Store:
             raise StoreError(f"{self.path}: cannot read stored game {row[0]}: {exc}") from exc
 
     def _rows(self, sql: str, params: tuple[Any, ...]) -> Iterator[tuple[GameRecord, str]]:
+        for row in self._raw_rows(sql, params):
+            yield self._record(row), row[-1]
+
+    def _raw_rows(self, sql: str, params: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
         with self._guard("read games", write=False):
             cursor = self._conn.execute(sql, params)
         while True:
@@ -695,8 +709,7 @@ class Store:
                 rows = cursor.fetchmany(500)
             if not rows:
                 return
-            for row in rows:
-                yield self._record(row), row[-1]
+            yield from rows
 
     def _meta(self) -> dict[str, str]:
         return dict(self._read("SELECT key, value FROM meta", (), "read the tournament"))

@@ -67,11 +67,12 @@ def verify(store: Store) -> Verification:
     rules = build_rules(info.rules_snapshot, f"{store.path}: rules snapshot")
     games = 0
     diverging = []
-    for record in store.games():
+    for game_id, record in store.games_as_read():
         games += 1
-        detail = divergence(record, rules)
+        detail = (divergence(record, rules) if isinstance(record, GameRecord)
+                  else f"its stored row cannot be read ({record.__cause__ or record})")
         if detail is not None:
-            diverging.append(Divergence(record.game_id, detail))
+            diverging.append(Divergence(game_id, detail))
     return Verification(games, tuple(diverging))
 
 

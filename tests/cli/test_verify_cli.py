@@ -96,6 +96,21 @@ def test_drop_takes_them_out_and_the_next_run_plays_them_again(home: Path) -> No
     assert sum(bot["games"] for bot in json.loads(rankings.stdout)["bots"]) == 2 * GAMES
 
 
+def test_a_row_that_cannot_be_read_is_listed_and_dropped_like_the_others(home: Path) -> None:
+    """One damaged row used to stop verify, games and export alike, and --drop with them."""
+    edit(home, "UPDATE games SET moves = 'not json' WHERE game_id = 4")
+    assert "cannot read stored game 4" in invoke(home, "games", "checked").stderr
+    listed = invoke(home, "verify", "checked")
+    assert listed.exit_code == 1
+    assert "game 4: its stored row cannot be read (Expecting value: line 1 column 1" in listed.stdout
+    assert f"4 of {GAMES} stored games do not replay" in listed.stdout
+    dropped = invoke(home, "verify", "checked", "--drop")
+    assert dropped.exit_code == 0 and "4 games taken out of the store" in dropped.stdout
+    assert invoke(home, "games", "checked").exit_code == 0
+    rerun = invoke(home, "run", str(home / "checked.yaml"), "--workers", "1")
+    assert rerun.exit_code == 0 and f"{GAMES} of {GAMES} games stored" in rerun.stdout
+
+
 def test_after_a_drop_the_progress_counts_every_stored_game(home: Path) -> None:
     """The 5 games kept (of 8) are stored, whether or not they come after a dropped one in the
     schedule: the run's progress starts from them, and its ETA is for the 3 games it plays
