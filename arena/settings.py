@@ -40,7 +40,8 @@ def read_text(path: Path, what: str, error: type[Exception]) -> str:
     except OSError as exc:
         raise error(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
-        raise error(f"{path}: {what} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise error(f"{path}: {what} is not UTF-8 text "
+                    f"({exc.reason} at byte {exc.start})") from None
 
 
 def load_yaml(text: str, source: str, error: type[Exception]) -> Any:

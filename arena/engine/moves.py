@@ -15,10 +15,10 @@ card-code order. Plays that open a suit can pour in a whole suit, and their coun
 2^n with the suit's length (a 20-card hand with a 7 and ten of its suit has over 5,000), while
 every card after the opener is inert (S6): for each possible final card (the new top, and the
 suit call) the list holds the **shortest** play ending on it and the **fullest** one the
-greedy builder finds. Every other flush is legal too: :func:`arena.engine.legality.next_cards` answers "which cards
-may follow this partial play", so a bot can build any of them card by card, and the checks
-accept exactly the legal ones. The list is deterministic and its length is bounded by
-``2 * hand * 4`` per opener plus the sets.
+greedy builder finds. Every other flush is legal too:
+:func:`arena.engine.legality.next_cards` answers "which cards may follow this partial play", so
+a bot can build any of them card by card, and the checks accept exactly the legal ones. The
+list is deterministic and its length is bounded by ``2 * hand * 4`` per opener plus the sets.
 """
 
 from __future__ import annotations

@@ -334,11 +334,11 @@ def run_plan(
     snapshots (``bots/``); :func:`run_tournament` gives ``<home>/results``, a duel a temporary
     folder. With ``disqualify`` False no bot is ever disqualified: every game is played, faults
     or not (a duel counts them instead); ``check`` runs the checks of the bots before the first
-    game (:func:`run_tournament` does by default), ``contract`` the first of them alone. ``on_game`` is given each game once it is
-    committed, in schedule order; when it returns True no more games are handed out, and the
-    games already playing are finished and stored. The other keywords are
-    :func:`run_tournament`'s; on a cluster, each worker checks it can isolate the bots (the
-    parent does not play).
+    game (:func:`run_tournament` does by default), ``contract`` the first of them alone.
+    ``on_game`` is given each game once it is committed, in schedule order; when it returns
+    True no more games are handed out, and the games already playing are finished and stored.
+    The other keywords are :func:`run_tournament`'s; on a cluster, each worker checks it can
+    isolate the bots (the parent does not play).
     """
     address = _cluster_of(plan.config, cluster, workers)
     if address is not None:
@@ -461,7 +461,7 @@ class _Run:
         self.plan, self.store, self.progress, self.on_game = plan, store, progress, on_game
         self.name = plan.config.name
         dealt = store.deal_versions(plan.versions)
-        self.course = course_of(plan.config, dealt)  # None: the whole schedule exists from the start
+        self.course = course_of(plan.config, dealt)  # None: the whole schedule exists at once
         self.schedule: Schedule | Course = (Schedule.from_config(plan.config, store.layout, dealt)
                                             if self.course is None else self.course)
         self.total = len(self.schedule)         # the games that exist (so far, when adaptive)

@@ -4,10 +4,10 @@ It holds the configuration snapshot (YAML text and :attr:`TournamentConfig.confi
 tournament's seed and whether it was drawn at random (a file without ``seed``: the drawn seed
 lives only here, so that a resume deals the same cards), the rules name and a JSON snapshot of
 the rule settings, each bot's version (a SHA-256 of its file or command), the schedule's layout,
-how its deals are seeded (:attr:`Store.deals`), the versions of the arena code that played its games (:meth:`Store.code_versions`: one
-identity per version, in the order they ran; a resume under another version says so
-through :attr:`Opening.code_changed`, and keeps the games), the disqualified bots, every
-finished game as a raw :class:`GameRecord`, and the running
+how its deals are seeded (:attr:`Store.deals`), the versions of the arena code that played its
+games (:meth:`Store.code_versions`: one identity per version, in the order they ran; a resume
+under another version says so through :attr:`Opening.code_changed`, and keeps the games), the
+disqualified bots, every finished game as a raw :class:`GameRecord`, and the running
 :class:`~arena.tournament.summary.Summary` of those games (TrueSkill ratings and the statistics'
 sums), which the rankings read instead of re-rating every game.
 
