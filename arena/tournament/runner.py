@@ -353,19 +353,26 @@ def run_plan(
         plan = snapshot_bots(plan, results_dir / "bots")
         if check or contract:
             _check_contracts(plan, origins)
-        with Store.open(path) as store, tournament_log(log_path):
-            plan = settle_seed(plan, store.tournament(), restart)
-            opening = _init_store(store, plan, restart)
-            code_note = _code_note(store) if opening.code_changed else None
-            if opening.growth:
-                log.info("%s", opening.growth)
-            if code_note:
-                log.warning("%s", code_note)
-            notices = tuple(note for note in (opening.growth, code_note) if note)
-            run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
-                       trusted, disqualify, origins if check else None, on_game,
-                       notices=notices, cluster=address)
-            report = run.execute()
+        fresh = not path.exists()
+        try:
+            with Store.open(path) as store, tournament_log(log_path):
+                plan = settle_seed(plan, store.tournament(), restart)
+                opening = _init_store(store, plan, restart)
+                code_note = _code_note(store) if opening.code_changed else None
+                if opening.growth:
+                    log.info("%s", opening.growth)
+                if code_note:
+                    log.warning("%s", code_note)
+                notices = tuple(note for note in (opening.growth, code_note) if note)
+                run = _Run(plan, store, _worker_count(plan.config, workers), progress, max_games,
+                           trusted, disqualify, origins if check else None, on_game,
+                           notices=notices, cluster=address)
+                report = run.execute()
+        except BotRefusedError:
+            if fresh:  # nothing was played: no empty tournament is left to be listed
+                for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                    leftover.unlink(missing_ok=True)
+            raise
     return _with(report, log_path=log_path, archive=opening.archive, seed=plan.config.seed,
                  seed_drawn=plan.seed_drawn, growth=opening.growth, code_note=code_note,
                  cluster=None if address is None else str(address))

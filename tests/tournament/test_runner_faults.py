@@ -128,9 +128,13 @@ def test_a_bot_broken_from_the_start_is_refused_before_the_first_game(tmp_path: 
     assert "\n" not in message and message.startswith("bot refused before the first game")
     assert f"'raise_in_act' ({HOSTILE / 'raise_in_act.py'}): INVALID: ValueError: boom-7f3a in act " \
            "(raise_in_act.py, line 6: raise ValueError(" in message
+    assert not (tmp_path / "results" / "hostile.sqlite").exists()   # no empty tournament left
+    assert orphaned_bot_processes() == []
+    (tmp_path / "results" / "hostile.sqlite").write_bytes(b"")     # a store begun before stays
+    with pytest.raises(BotRefusedError):
+        run_tournament(config, tmp_path, workers=2)
     with open_results(tmp_path, "hostile") as store:
         assert store.game_count() == 0 and store.disqualified() == {}
-    assert orphaned_bot_processes() == []
 
 
 def test_a_looping_bot_is_refused_by_its_probe_and_times_out_in_games(tmp_path: Path) -> None:
