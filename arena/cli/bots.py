@@ -162,7 +162,7 @@ def new_bot(
 @app.command()
 @handles_errors
 def submit(
-    bot: str = typer.Argument(..., metavar="PATH", help="The bot's Python file, or cmd:COMMAND for a program in any language."),
+    bot: str = typer.Argument(..., metavar="PATH", help="The bot's Python file (file.py:Class for a class other than Bot), or cmd:COMMAND for a program in any language."),
     name: Optional[str] = typer.Option(None, "--name", help="Register under this name (default: the file's stem)."),
     replace: bool = typer.Option(False, "--replace", help="Replace a bot already registered under the name."),
     class_name: str = typer.Option("Bot", "--class", help="The bot's class."),
@@ -177,6 +177,9 @@ def submit(
     """Validate a bot in the sandbox, then copy it into bots/ and register it (exit 1 if rejected)."""
     workspace = workspace_of(home)
     command = BotSpec.parse(bot, Path.cwd()) if is_command(bot) else None
+    head, colon, named = bot.rpartition(":")
+    if command is None and colon and head.endswith(".py") and named.isidentifier():
+        bot, class_name = head, named   # file.py:Class, as a tournament or a duel names it
     path = Path(bot)
     declaring = command or BotSpec(name=path.stem, path=path.resolve(), class_name=class_name)
     options = parse_assignments(declaring, option)

@@ -142,6 +142,15 @@ def test_new_bot_writes_a_bot_that_passes_submit_and_refuses_to_overwrite(tmp_pa
     assert Workspace(tmp_path).registry.get("mine") is not None
 
 
+def test_submit_takes_a_class_named_after_a_colon_as_tournaments_do(tmp_path):
+    """Before, 'mine.py:Mine' was refused as 'not a Python file (.py)'."""
+    source = write(tmp_path, "mine", GOOD.replace("class Bot:", "class Mine:"))
+    result = arena("submit", f"{source}:Mine", "--seed", "1", "--home", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    entry = Workspace(tmp_path).registry.get("mine")
+    assert entry is not None and entry.class_name == "Mine"
+
+
 def test_new_bot_refuses_a_built_in_bots_name(tmp_path):
     """Its bots/random.py would have played as random in every tournament, duel and
     calibration of the workspace, while arena bots still listed the built-in one."""
