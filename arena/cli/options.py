@@ -45,8 +45,18 @@ def workspace_of(home: Path | None) -> Workspace:
 
 def seed_option() -> Any:
     """``--seed N``: the deals' seed; by default a fresh secret one (see :func:`announce_seed`)."""
-    return typer.Option(None, "--seed", min=0, max=MAX_SEED, show_default="a fresh random seed",
+    # the range checked by a callback, not min/max: help would print 0<=x<=9223372036854775807,
+    # which an 80-column table breaks in the middle of the number
+    return typer.Option(None, "--seed", metavar="0..2**63-1", callback=_seed_in_range,
+                        show_default="a fresh random seed",
                         help="Seed of the deals, to repeat a run exactly.")
+
+
+def _seed_in_range(value: int | None) -> int | None:
+    """``--seed``'s value when it is 0..MAX_SEED, else typer's usage error (status 64)."""
+    if value is not None and not 0 <= value <= MAX_SEED:
+        raise typer.BadParameter(f"{value} is not in 0..{MAX_SEED}")
+    return value
 
 
 def announce_seed(seed: int | None) -> int:

@@ -220,8 +220,17 @@ def test_a_duel_plays_the_same_games_with_one_worker_or_two(tmp_path):
 
 
 def test_a_seed_out_of_range_is_refused(tmp_path):
-    result = arena("duel", "greedy", "random", "--seed", "-1", "--home", str(tmp_path))
-    assert result.exit_code != 0 and "--seed" in result.output
+    for seed in ("-1", str(2**63)):
+        result = arena("duel", "greedy", "random", "--seed", seed, "--home", str(tmp_path))
+        said = " ".join(re.sub("[│╭╮╰╯─]", " ", result.output).split())   # out of its box
+        assert result.exit_code == 64
+        assert f"Invalid value for '--seed': {seed} is not in 0..9223372036854775807" in said
+
+
+def test_the_seeds_range_is_not_cut_in_the_help_at_80_columns(tmp_path):
+    """Typer printed the range of min/max as '[0<=x<=922337203685477580' and '7]'."""
+    result = runner.invoke(app, ["duel", "--help"], env={"COLUMNS": "80"})
+    assert "0..2**63-1" in result.output and "922337203685477580" not in result.output
 
 
 def test_duel_names_an_unknown_bot(tmp_path):
