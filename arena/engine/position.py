@@ -93,6 +93,8 @@ def _rigged(keys: _Keys, rules: RuleSet, seed: int) -> Game:
     if not keys.has("top"):
         raise keys.fail("top", "required when 'hands' is given")
     top = _card(keys, "top", keys.take("top", object))
+    if top >= rules.deck_size():  # before top_as: a joker the deck lacks needs no stand-in
+        raise keys.fail("top", f"card {top} is not in the deck of rules '{rules.name}'")
     top_as = _card(keys, "top_as", keys.take("top_as", object)) if keys.has("top_as") else None
     if (top >= 52) != (top_as is not None) or (top_as is not None and top_as >= 52):
         raise keys.fail("top_as", "a joker on top (L8) needs the standard card it stands for, "

@@ -59,6 +59,8 @@ def test_hand_sizes_by_seat_count_are_read_beside_their_default(tmp_path: Path) 
     ("rules: switch\nto_move: 7\n", "key 'to_move': expected a seat 0..3, got 7"),
     ("rules: switch\nmoves: draw\n", "key 'moves': expected a list of actions, got 'draw'"),
     ("seed: 3\n", "key 'rules': required, a preset name or a rule-set file"),
+    ("rules: switch\nhands: [[3S, KD], [3D, 4D]]\ntop: X1\n",   # not a joker's stand-in rule
+     "key 'top': card X1 is not in the deck of rules 'switch'"),
 ])
 def test_a_position_names_the_file_and_the_full_key(tmp_path: Path, text: str, message: str) -> None:
     path = write(tmp_path, text, "position.yaml")
