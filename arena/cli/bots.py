@@ -35,7 +35,7 @@ from arena.engine.rules import DEFAULT_PRESET, load_rules
 from arena.errors import ConfigError
 from arena.sandbox import BotSpec, Limits
 from arena.sandbox.options import options_label, parse_assignments, with_options
-from arena.sandbox.spec import is_command
+from arena.sandbox.spec import is_command, split_class
 from arena.sandbox.workspace import Workspace
 from arena.services.submit import accept, accept_command, check_clash, new_bot as write_new_bot, validate
 from arena.tournament.sprt import MODELS, Model, Sprt
@@ -177,9 +177,9 @@ def submit(
     """Validate a bot in the sandbox, then copy it into bots/ and register it (exit 1 if rejected)."""
     workspace = workspace_of(home)
     command = BotSpec.parse(bot, Path.cwd()) if is_command(bot) else None
-    head, colon, named = bot.rpartition(":")
-    if command is None and colon and head.endswith(".py") and named.isidentifier():
-        bot, class_name = head, named   # file.py:Class, as a tournament or a duel names it
+    file_part, named = split_class(bot)
+    if command is None and named is not None:
+        bot, class_name = file_part, named   # file.py:Class, as a tournament or a duel names it
     path = Path(bot)
     declaring = command or BotSpec(name=path.stem, path=path.resolve(), class_name=class_name)
     options = parse_assignments(declaring, option)

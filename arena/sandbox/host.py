@@ -225,10 +225,12 @@ class Host:
         try:
             text = action if isinstance(action, str) else self.action_text(action)
         except ValueError:  # the engine's InvalidActionError: not text, not an action object
-            raise NotAnAction(f"act() returned {type(action).__name__} {_shown(action)}, "
+            from arena.settings import show  # loaded with the engine already: failures only
+            raise NotAnAction(f"act() returned {type(action).__name__} {show(action)}, "
                               "not an action (its text, or a Play, Draw or Pass)") from None
         if "\n" in text or "\r" in text or text.lstrip().startswith("!"):
-            raise NotAnAction(f"act() returned {_shown(action)}, not a one-line action text")
+            from arena.settings import show
+            raise NotAnAction(f"act() returned {show(action)}, not a one-line action text")
         return text.strip()
 
     def serve(self, stdin: io.BufferedReader) -> None:
@@ -241,12 +243,6 @@ class Host:
                 os._exit(MEMORY_EXIT)
             except Exception as exc:
                 self.report("error", exc)
-
-
-def _shown(value: object) -> str:
-    """``value``'s repr for a message, cut to 60 characters."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _seed_random(seed: object) -> None:

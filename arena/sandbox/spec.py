@@ -66,12 +66,16 @@ def is_command(entry: str | Mapping[str, Any]) -> bool:
     return isinstance(entry, Mapping) and ("cmd" in entry or "command" in entry)
 
 
+def split_class(text: str) -> tuple[str, str | None]:
+    """``file.py:ClassName`` as ``(file.py, ClassName)``; any other text as ``(text, None)``."""
+    head, sep, tail = text.rpartition(":")
+    return (head, tail) if sep and tail.isidentifier() else (text, None)
+
+
 def _parse_text(text: str, base_dir: Path, name: str | None = None) -> BotSpec:
     """``file.py`` or ``file.py:ClassName``, the file resolved against ``base_dir``."""
-    file_part, class_name = text.strip(), "Bot"
-    head, sep, tail = file_part.rpartition(":")
-    if sep and tail.isidentifier():
-        file_part, class_name = head, tail
+    file_part, named = split_class(text.strip())
+    class_name = named or "Bot"
     if not file_part.endswith(".py"):
         raise ConfigError(f"bot {text!r}: expected a Python file 'name.py' or 'name.py:Class' "
                           f"(a program in another language: '{CMD_PREFIX}{text.strip()}')")

@@ -255,10 +255,10 @@ def calibration_plan(spec: BotSpec, rules: RuleSet, copies: int, games: int,
     if copies < seat_count:
         raise ConfigError(f"{copies} copies cannot each hold one of {seat_count} seats: give at "
                           f"least {seat_count} (a copy holding two seats is no longer an equal)")
-    if math.comb(copies, seat_count) > MAX_TABLES:
-        raise ConfigError(f"{copies:,} copies at {seat_count} seats make "
-                          f"{math.comb(copies, seat_count):,} tables, more than the "
-                          f"{MAX_TABLES:,} a run holds: give fewer copies")
+    table_count = math.comb(copies, seat_count)
+    if table_count > MAX_TABLES:  # said before tables() would, in a calibration's words
+        raise ConfigError(f"{copies:,} copies at {seat_count} seats make {table_count:,} tables, "
+                          f"more than the {MAX_TABLES:,} a run holds: give fewer copies")
     twins = [replace(spec, name=f"{spec.name}#{number}") for number in range(1, copies + 1)]
     config = TournamentConfig(name=name, bots=tuple(bot_entry(twin) for twin in twins),
                               rules=rules.name, seats=seat_count, seatings="rotations",

@@ -108,7 +108,7 @@ from arena.tournament.separation import separation
 from arena.tournament.setup import Plan, make_plan, plan_from_file, settle_seed, snapshot_bots
 from arena.tournament.setup import config_text as config_text_of
 from arena.tournament.shipment import code_identity, pack
-from arena.tournament.store import UNRECORDED_CODE, Opening, Store, results_path
+from arena.tournament.store import UNRECORDED_CODE, Opening, Store, remove_store, results_path
 from arena.tournament.summary import Summary
 from arena.tournament.worker import GameJob, Probe, WorkerSetup
 
@@ -370,8 +370,7 @@ def run_plan(
                 report = run.execute()
         except BotRefusedError:
             if fresh:  # nothing was played: no empty tournament is left to be listed
-                for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-                    leftover.unlink(missing_ok=True)
+                remove_store(path)
             raise
     return _with(report, log_path=log_path, archive=opening.archive, seed=plan.config.seed,
                  seed_drawn=plan.seed_drawn, growth=opening.growth, code_note=code_note,

@@ -193,6 +193,13 @@ def results_path(name: str, results_dir: str | Path = "results") -> Path:
     return Path(results_dir) / f"{name}.sqlite"
 
 
+def remove_store(path: Path) -> None:
+    """Delete the closed store ``path`` with the files SQLite keeps beside it (its write-ahead
+    log and shared memory); for a store that holds nothing, made by a run that was refused."""
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        leftover.unlink(missing_ok=True)
+
+
 class Store:
     """An open results store; create it with :meth:`Store.open`. Usable as a context manager."""
 
