@@ -85,6 +85,25 @@ moves: [4D]
     assert state["places"] == [[1], [3], [0, 2]]
 
 
+def test_a_move_after_the_game_ended_is_illegal_with_exit_2(tmp_path: Path) -> None:
+    """G7: seat 1 sheds its last card and the game is over; a further move in the file is
+    refused like any illegal one: the JSON error names it and its index, exit 2."""
+    text = """\
+rules: switch
+hands: [[3S, KC], [4D], [5C, 6C], [6H]]
+top: 9D
+to_move: 1
+moves: [4D, 5C]
+"""
+    result = invoke("replay", str(write(tmp_path, text)), "--json")
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.output)
+    assert (error["error"], error["move_index"], error["move"]) == ("illegal", 1, "5C")
+    assert "over" in error["reason"]
+    plain = invoke("replay", str(write(tmp_path, text)))
+    assert plain.exit_code == 2 and "move 1 ('5C') is illegal" in plain.output
+
+
 def test_replay_stops_at_an_illegal_move_with_exit_2(tmp_path: Path) -> None:
     """S12: drawing while a play is legal is illegal; the error object names the move."""
     text = NOTATION_POSITION.replace('moves: ["7H 2H 2C 5H JH"]', "moves: [draw]")

@@ -16,7 +16,7 @@ from arena.services.bench import (
 from arena.services.cluster_bench import bench_cluster
 from arena.cli.app import app, console, emit, fail, handles_errors
 from arena.cli.options import home_option, workspace_of
-from arena.errors import IllegalActionError, InvalidActionError
+from arena.errors import GameOverError, IllegalActionError, InvalidActionError
 from arena.engine.game import Game
 from arena.engine.position import load_position
 from arena.tournament.replay import load_stored_game, replay_moves
@@ -86,12 +86,13 @@ def _replay_moves(game: Game, moves: Sequence[str], as_json: bool, out: Console,
             applied = step.index
             if not as_json:
                 render_step(out, step, game, names)
-    except (InvalidActionError, IllegalActionError) as error:
+    except (InvalidActionError, IllegalActionError, GameOverError) as error:
         _replay_error(error, applied, moves[applied], as_json)
 
 
 def _replay_error(error: Exception, index: int, text: str, as_json: bool) -> None:
-    kind = "illegal" if isinstance(error, IllegalActionError) else "invalid"
+    # A move after the end is illegal like any other the rules refuse: the file is wrong there.
+    kind = "invalid" if isinstance(error, InvalidActionError) else "illegal"
     reason = error.reason if isinstance(error, IllegalActionError) else str(error)
     if as_json:
         emit(json.dumps({"error": kind, "move_index": index, "move": text, "reason": reason}))

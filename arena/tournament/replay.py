@@ -151,8 +151,9 @@ class _Before:
 def replay_moves(game: Game, moves: Iterable[str]) -> Iterator[Step]:
     """Apply ``moves`` to ``game`` in order, yielding each as a :class:`Step` once applied.
 
-    A move the engine refuses raises its :class:`~arena.errors.InvalidActionError` or
-    :class:`~arena.errors.IllegalActionError` (the steps before it were yielded).
+    A move the engine refuses raises its :class:`~arena.errors.InvalidActionError`,
+    :class:`~arena.errors.IllegalActionError` or, after the end, :class:`~arena.errors.GameOverError`
+    (the steps before it were yielded).
     """
     for index, text in enumerate(moves, 1):
         before = _Before.of(game)
