@@ -215,6 +215,14 @@ def test_rules_shows_the_shipped_custom_rule_sets(name: str, fragments: list[str
         assert fragment in result.output
 
 
+def test_rules_names_the_refused_starters_card_by_card_where_a_rank_is_split() -> None:
+    """S1: the starter must be 3, 4, 5, 6, 9, K, Q♥ or Q♦; so of the queens only the black
+    ones are refused, and the row must not read as if every queen were."""
+    result = invoke("rules", "switch")
+    assert result.exit_code == 0, result.output
+    assert "refuses A 2 7 8 T J QC QS (new deal)" in result.output
+
+
 @pytest.mark.parametrize("name", ["two-four-jacks", "switch-classic", "irish"])
 def test_rules_shows_each_new_preset(name: str) -> None:
     """Every preset shows its settings; the new mechanisms have rows of their own."""

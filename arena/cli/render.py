@@ -261,9 +261,22 @@ def _rule_rows(rules: RuleSet) -> list[tuple[str, str]]:
 def _starter_text(rules: RuleSet) -> str:
     if rules.starter == "any":
         return "any card" + ("" if rules.starter_calls else " (its power never applies)")
-    refused = " ".join(sorted({NAMES[c][0] for c in rules.starter_refuses}, key="A23456789TJQKX".index))
     how = "new deal" if rules.starter == "redeal" else "pushed back into the stock"
-    return f"refuses {refused} ({how})"
+    return f"refuses {_card_groups(rules.starter_refuses, rules.deck_size())} ({how})"
+
+
+def _card_groups(cards: frozenset[int], deck_size: int) -> str:
+    """Cards by rank: a rank whose every card (every suit, every joker of the deck) is in
+    ``cards`` is its letter, any other its cards (S1: ``Q`` alone would refuse Q♥ and Q♦ too)."""
+    by_rank: dict[str, list[int]] = {}
+    for card in range(deck_size):
+        by_rank.setdefault(NAMES[card][0], []).append(card)
+    parts = []
+    for rank in "A23456789TJQKX":
+        of_rank = by_rank.get(rank, [])
+        chosen = [NAMES[card] for card in of_rank if card in cards]
+        parts.append(rank if chosen and len(chosen) == len(of_rank) else " ".join(chosen))
+    return " ".join(part for part in parts if part)
 
 
 def _chaining_text(rules: RuleSet) -> str:
