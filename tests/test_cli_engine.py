@@ -302,7 +302,8 @@ def test_bench_peer_without_openspiel_says_how_to_install(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(builtins, "__import__", no_pyspiel)
     result = invoke("bench", "--games", "5", "--peer", "openspiel")
-    assert_one_line_error(result, "pip install open-spiel")
+    assert_one_line_error(result, "python -m pip install open-spiel")
+    assert "-e" not in result.output.split()  # an editable install would drop the compiled engine
 
 
 def test_bench_peer_plays_the_openspiel_preset_and_openspiels_same_game() -> None:

@@ -51,7 +51,7 @@ from arena.tournament.schedule import Schedule, ScheduledGame
 from arena.tournament.store import Store
 
 CHANCE = -1  # OpenSpiel's player id of a chance node (pyspiel.PlayerId.CHANCE)
-OPENSPIEL_INSTALL = "pip install open-spiel   (or: python -m pip install -e '.[peers]')"
+OPENSPIEL_INSTALL = "python -m pip install open-spiel"  # the peers extra's one package, right for a clone, a wheel or an editable install
 
 
 def engine_build() -> str:

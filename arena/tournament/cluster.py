@@ -56,7 +56,7 @@ PER_THREAD = 2          # batches in flight per worker thread: one playing, one 
 CONNECT_S = 10.0        # to reach the scheduler
 WAIT_S = 60.0           # for the first worker to join it
 THREADS_S = 5.0         # how often the pool looks for workers that joined or left
-INSTALL = "pip install 'arena[cluster]'   (or: python -m pip install -e '.[cluster]')"
+INSTALL = "python -m pip install 'dask[distributed]>=2024.1'"  # the cluster extra: right for a clone, a wheel or an editable install
 
 
 class ClusterUnavailable(ArenaError):

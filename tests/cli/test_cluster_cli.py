@@ -47,11 +47,12 @@ def test_the_files_backend_dask_is_used_without_cluster_option(
 
 def test_without_dask_the_cluster_says_how_to_install_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command installs dask itself: ``arena[cluster]`` would fetch another project of that
+    name from the package index, and ``-e`` would swap the compiled engine for pure Python."""
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
     line = error_line(invoke(tmp_path, "run", str(write(tmp_path)), "--cluster", "local:2"))
     assert line == ("error: the Dask backend needs dask[distributed], which is not installed; "
-                    "install it with: pip install 'arena[cluster]'   "
-                    "(or: python -m pip install -e '.[cluster]')")
+                    "install it with: python -m pip install 'dask[distributed]>=2024.1'")
     assert not (tmp_path / "results" / "cli.sqlite").exists()
 
 
