@@ -4,7 +4,8 @@ an exit status.
 The exit statuses are a contract (the README lists them): 0 success; 1 bad input or a failure
 of the library (one ``error:`` line); 2 an invalid or illegal move in ``arena replay``;
 :data:`USAGE_STATUS` (64, ``EX_USAGE`` of sysexits.h) a command line typer cannot parse (an
-unknown option or command, a missing argument, a bad value); 130 interrupted (Ctrl-C).
+unknown option or command, a missing argument, a value of the wrong type, out of its fixed
+range or not one of its choices); 130 interrupted (Ctrl-C).
 click, under typer, gives usage errors status 2 too: :class:`ArenaGroup` moves them to 64, so
 that a script can tell a mistyped command from an illegal move.
 """

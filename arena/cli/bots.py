@@ -26,7 +26,7 @@ from rich.markup import escape
 from arena.cli.app import app, console, handles_errors
 from arena.cli.options import (announce_seed, home_option, progress_every_option, seed_option, trusted_option,
                                workspace_of)
-from arena.services.duel import DuelProgress, duel as run_duel
+from arena.services.duel import DuelProgress, check_duel, duel as run_duel
 from arena.services.duelstats import check_sprt
 from arena.cli.pacing import PlainLines
 from arena.cli.render import (duel_progress_text, duel_progress_view, render_bots, render_duel,
@@ -38,7 +38,7 @@ from arena.sandbox.options import options_label, parse_assignments, with_options
 from arena.sandbox.spec import is_command, split_class
 from arena.sandbox.workspace import Workspace
 from arena.services.submit import accept, accept_command, check_clash, new_bot as write_new_bot, validate
-from arena.tournament.sprt import MODELS, Model, Sprt
+from arena.tournament.sprt import Model, Sprt
 
 DUEL_GAMES = 200          # a duel's games without --sprt
 SPRT_BUDGET = 20_000      # the most games an SPRT plays unless --games says otherwise
@@ -60,8 +60,8 @@ def duel(
                                           help="The SPRT's chance of accepting ELO1 wrongly (default 0.05)."),
     beta: Optional[float] = typer.Option(None, "--beta", show_default=False,
                                          help="The SPRT's chance of accepting ELO0 wrongly (default 0.05)."),
-    model: str = typer.Option("normalized", "--sprt-model",
-                              help=f"The Elo of ELO0 and ELO1: {' or '.join(MODELS)}."),
+    model: Model = typer.Option("normalized", "--sprt-model",
+                                help="The Elo of ELO0 and ELO1: normalized (nElo) or logistic."),
     seed: Optional[int] = seed_option(),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: CPUs)."),
     option: List[str] = typer.Option([], "--option", metavar="N:KEY=VALUE",
@@ -79,8 +79,8 @@ def duel(
     if test is not None:
         seats = seats or 2   # the pentanomial model pairs two seats' games
         check_sprt(len(specs), seats)
-        rule_set.check_seats(seats)
     budget = games or (SPRT_BUDGET if test is not None else DUEL_GAMES)
+    check_duel(specs, rule_set, budget, seats)  # refused before a seed is offered for a repeat
     chosen_seed = announce_seed(seed)
     out = console()
     display = _DuelDisplay(None if out.is_terminal else PlainLines(progress_every))
@@ -116,17 +116,14 @@ def named_specs(workspace: Workspace, bots: list[str], assignments: list[str]) -
 
 
 def _sprt(bounds: tuple[float, float] | None, alpha: float | None, beta: float | None,
-          model: str) -> Sprt | None:
+          model: Model) -> Sprt | None:
     """The test ``--sprt`` asks for; ``--alpha`` and ``--beta`` mean nothing without it."""
     if bounds is None:
         if alpha is not None or beta is not None:
             raise ConfigError("--alpha and --beta set an SPRT's error rates: give --sprt ELO0 ELO1 too")
         return None
-    if model not in MODELS:
-        raise ConfigError(f"--sprt-model: expected {' or '.join(MODELS)}, not {model!r}")
-    chosen: Model = "normalized" if model == "normalized" else "logistic"
     return Sprt(bounds[0], bounds[1], 0.05 if alpha is None else alpha,
-                0.05 if beta is None else beta, chosen)
+                0.05 if beta is None else beta, model)
 
 
 class _DuelDisplay:

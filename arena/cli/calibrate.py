@@ -26,7 +26,7 @@ from arena.sandbox import BotSpec
 from arena.sandbox.options import options_label, parse_assignments, with_options
 from arena.services.calibrate import (
     DEFAULT_COPIES, DEFAULT_GAMES, DEFAULT_RUNS, Calibration, CalibrationProgress,
-    calibrate as run_calibration,
+    calibrate as run_calibration, check_calibration,
 )
 from arena.tournament.schedule import fresh_seed
 from arena.tournament.separation import DEFAULT_MARGIN
@@ -36,11 +36,11 @@ from arena.tournament.separation import DEFAULT_MARGIN
 @handles_errors
 def calibrate(
     bot: str = typer.Argument(..., help="The bot to copy: a built-in or registered name, a file, or cmd:COMMAND."),
-    copies: int = typer.Option(DEFAULT_COPIES, "--copies", help="Copies of the bot in each run (at least 2)."),
-    games: int = typer.Option(DEFAULT_GAMES, "--games", help="Games in each run (deals x seat rotations)."),
+    copies: int = typer.Option(DEFAULT_COPIES, "--copies", min=2, help="Copies of the bot in each run."),
+    games: int = typer.Option(DEFAULT_GAMES, "--games", min=1, help="Games in each run (deals x seat rotations)."),
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="A preset name or a rule-set file."),
     seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
-    runs: int = typer.Option(DEFAULT_RUNS, "--runs", help="Seeded runs (each a tournament of its own)."),
+    runs: int = typer.Option(DEFAULT_RUNS, "--runs", min=1, help="Seeded runs (each a tournament of its own)."),
     margin: float = typer.Option(DEFAULT_MARGIN, "--margin",
                                  help="Neighbours this many sigmas of their difference apart count as separated."),
     seed: Optional[int] = seed_option(),
@@ -58,6 +58,7 @@ def calibrate(
     if given:
         spec = dataclasses.replace(with_options(spec, given), name=spec.name + options_label(given))
     rule_set = load_rules(rules_name)
+    check_calibration(rule_set, copies, games, seats, runs, margin)  # before a seed is offered
     if as_json:  # the seed is in the JSON: nothing else may reach stdout
         chosen = fresh_seed() if seed is None else seed
     else:

@@ -31,7 +31,7 @@ from arena.cli.render import (
 )
 from arena.errors import ConfigError
 from arena.tournament.address import parse_cluster
-from arena.tournament.export import export as export_results, games_json, rankings_json
+from arena.tournament.export import ExportFormat, export as export_results, games_json, rankings_json
 from arena.tournament.ratings import rank_store
 from arena.tournament.records import GameRecord
 from arena.tournament.replay import open_results
@@ -284,7 +284,7 @@ class GamePage:
 @handles_errors
 def export(
     name: str = typer.Argument(..., help="A tournament name."),
-    fmt: str = typer.Option("csv", "--format", help="csv or jsonl."),
+    fmt: ExportFormat = typer.Option("csv", "--format", help="CSV or JSON Lines files."),
     out: Optional[Path] = typer.Option(None, "--out", help="Folder for the files (default: <home>/results)."),
     home: Optional[Path] = home_option(),
 ) -> None:

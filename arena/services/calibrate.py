@@ -220,7 +220,7 @@ def calibrate(spec: BotSpec, rules: RuleSet, copies: int = DEFAULT_COPIES,
     (``calibrate-1.sqlite`` ...; the runs of an earlier calibration of the same setup there are
     resumed). Ctrl-C stops the games and raises ``KeyboardInterrupt``.
     """
-    _check_numbers(copies, games, runs, margin)
+    check_calibration(rules, copies, games, seats, runs, margin)
     chosen = fresh_seed() if seed is None else seed
     plans = [calibration_plan(spec, rules, copies, games, seats, seed=run_seed(chosen, index),
                               workers=workers, name=f"{NAME}-{index}")
@@ -250,15 +250,7 @@ def calibration_plan(spec: BotSpec, rules: RuleSet, copies: int, games: int,
     """The tournament of one run: ``copies`` copies of ``spec`` (``<name>#1`` ...) in a round-robin
     at ``seats`` (default: the rule set's), every rotation of each deal, enough rounds for
     ``games`` games (the run plays its first ``games``), dealt from ``seed``."""
-    seat_count = seats or rules.seats_default
-    rules.check_seats(seat_count)
-    if copies < seat_count:
-        raise ConfigError(f"{copies} copies cannot each hold one of {seat_count} seats: give at "
-                          f"least {seat_count} (a copy holding two seats is no longer an equal)")
-    table_count = math.comb(copies, seat_count)
-    if table_count > MAX_TABLES:  # said before tables() would, in a calibration's words
-        raise ConfigError(f"{copies:,} copies at {seat_count} seats make {table_count:,} tables, "
-                          f"more than the {MAX_TABLES:,} a run holds: give fewer copies")
+    seat_count = _check_seating(rules, copies, seats)
     twins = [replace(spec, name=f"{spec.name}#{number}") for number in range(1, copies + 1)]
     config = TournamentConfig(name=name, bots=tuple(bot_entry(twin) for twin in twins),
                               rules=rules.name, seats=seat_count, seatings="rotations",
@@ -345,6 +337,28 @@ def _false_separation(views: Sequence[ViewOutcome]) -> FalseSeparation:
     pairs = Share(sum(view.final.pairs_apart for view in views),
                   sum(len(view.final.gaps) for view in views))
     return FalseSeparation(runs, pairs)
+
+
+def check_calibration(rules: RuleSet, copies: int, games: int, seats: int | None = None,
+                      runs: int = DEFAULT_RUNS, margin: float = DEFAULT_MARGIN) -> None:
+    """Raise :class:`ConfigError` for a calibration that cannot be played (checked before a
+    seed is drawn, and again by :func:`calibrate`)."""
+    _check_numbers(copies, games, runs, margin)
+    _check_seating(rules, copies, seats)
+
+
+def _check_seating(rules: RuleSet, copies: int, seats: int | None) -> int:
+    """The seats of a run (``seats``, default the rule set's), checked against the copies."""
+    seat_count = seats or rules.seats_default
+    rules.check_seats(seat_count)
+    if copies < seat_count:
+        raise ConfigError(f"{copies} copies cannot each hold one of {seat_count} seats: give at "
+                          f"least {seat_count} (a copy holding two seats is no longer an equal)")
+    table_count = math.comb(copies, seat_count)
+    if table_count > MAX_TABLES:  # said before tables() would, in a calibration's words
+        raise ConfigError(f"{copies:,} copies at {seat_count} seats make {table_count:,} tables, "
+                          f"more than the {MAX_TABLES:,} a run holds: give fewer copies")
+    return seat_count
 
 
 def _check_numbers(copies: int, games: int, runs: int, margin: float) -> None:

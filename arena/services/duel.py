@@ -215,9 +215,7 @@ def duel_plan(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int |
     """The tournament a duel plays: a round-robin of ``specs`` at ``seats`` (default: the rule
     set's) with every rotation of the seats, enough deals for ``games`` games (its first
     ``games`` games are the duel's), dealt from ``seed`` (``None``: drawn when it runs)."""
-    seat_count = seats or rules.seats_default
-    rules.check_seats(seat_count)
-    _check_specs(specs, seat_count, games)
+    seat_count = check_duel(specs, rules, games, seats)
     config = TournamentConfig(name=DUEL_NAME, bots=tuple(bot_entry(spec) for spec in specs),
                               rules=rules.name, seats=seat_count, seatings="rotations",
                               seed=seed, workers=workers)
@@ -226,6 +224,15 @@ def duel_plan(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int |
     # dealt by name: the same --seed deals a bot's next version the same cards (module docstring)
     return replace(resolved_plan(config, {spec.name: spec for spec in specs}, rules),
                    deals=DEALS_BY_NAME)
+
+
+def check_duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None = None) -> int:
+    """The seats a duel of ``specs`` plays at (``seats``, default the rule set's); a duel that
+    cannot be played raises :class:`ConfigError` (it is checked before a seed is drawn)."""
+    seat_count = seats or rules.seats_default
+    rules.check_seats(seat_count)
+    _check_specs(specs, seat_count, games)
+    return seat_count
 
 
 def _check_specs(specs: Sequence[BotSpec], seats: int, games: int) -> None:

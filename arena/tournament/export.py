@@ -50,7 +50,7 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO, get_args
 
 from arena.tournament.errors import ExportError
 from arena.tournament.ratings import Rankings, Standing, rank_store
@@ -58,7 +58,8 @@ from arena.tournament.records import GameRecord
 from arena.tournament.seats import SeatBias
 from arena.tournament.store import Store
 
-FORMATS = ("csv", "jsonl")
+ExportFormat = Literal["csv", "jsonl"]
+FORMATS: tuple[ExportFormat, ...] = get_args(ExportFormat)
 
 GAME_FIELDS = (
     "game_id", "deal_id", "deal_seed", "table", "places", "winner", "winner_bot", "reason",

@@ -77,14 +77,26 @@ def test_the_sprt_takes_its_error_rates_and_the_logistic_model(tmp_path):
     (["greedy", "random", "--seats", "2", "--sprt", "5", "0"], "sprt: elo0 must be below elo1"),
     (["greedy", "random", "--seats", "2", "--alpha", "0.1"], "--alpha and --beta set an SPRT's error rates"),
     (["greedy", "random", "--seats", "2", "--sprt", "0", "5", "--beta", "1.5"], "beta must be between 0 and 1"),
-    (["greedy", "random", "--seats", "2", "--sprt", "0", "5", "--sprt-model", "bayes"], "--sprt-model: expected"),
+    (["greedy"], "a duel needs at least two bots"),
+    (["greedy", "random", "--seats", "9"], "seats must be 2..6, got 9"),
 ])
 def test_an_sprt_it_cannot_run_is_one_line_before_any_game(tmp_path, args, words):
+    """No seed is offered for a repeat of a duel that never started (no --seed given here)."""
     result = arena("duel", *args, "--home", str(tmp_path))
     assert result.exit_code == 1, result.output
     assert words in result.output
     assert "seed:" not in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_model_the_sprt_does_not_know_is_a_usage_error(tmp_path):
+    """--sprt-model is one of a fixed set: the command line's parser refuses it (status 64,
+    EX_USAGE), naming the option and the choices, before any seed or game."""
+    result = arena("duel", "greedy", "random", "--seats", "2", "--sprt", "0", "5",
+                   "--sprt-model", "bayes", "--home", str(tmp_path))
+    assert result.exit_code == 64, result.output
+    assert "--sprt-model" in result.output and "'normalized', 'logistic'" in result.output
+    assert "seed:" not in result.output
 
 
 def test_on_a_terminal_a_progress_line_runs_above_the_result(tmp_path, monkeypatch):

@@ -96,6 +96,14 @@ def test_export_writes_games_and_rankings(home: Path, tmp_path: Path, fmt: str) 
         assert [json.loads(line)["rank"] for line in ranks.read_text().splitlines()] == [1, 2, 3]
 
 
+def test_an_unknown_export_format_is_a_usage_error(home: Path, tmp_path: Path) -> None:
+    """The formats are a fixed set: the parser names the option and the choices (status 64)."""
+    result = invoke(home, "export", "cli", "--format", "xml", "--out", str(tmp_path))
+    assert result.exit_code == 64, result.output
+    assert "--format" in result.output and "'csv', 'jsonl'" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_replay_of_a_stored_game_matches_the_store(home: Path) -> None:
     result = invoke(home, "replay", "cli", "4", "--json")
     assert result.exit_code == 0, result.output
