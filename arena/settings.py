@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-__all__ = ["REQUIRED", "Keys", "did_you_mean", "load_yaml", "show"]
+__all__ = ["REQUIRED", "Keys", "did_you_mean", "load_yaml", "refuse_other_kind", "show"]
 
 REQUIRED: Any = ...  # the default of a key that must be written
 E = TypeVar("E", bound=Exception)
@@ -81,6 +81,36 @@ def _unique_key_loader() -> Any:
 
     UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
     return UniqueKeyLoader
+
+
+def file_kind(data: Any) -> str | None:
+    """Which of the three files a parsed file is by its telling keys: ``"tournament"`` (bots),
+    ``"position"`` (hands or moves), ``"rule set"`` (a base preset or powers), else ``None``."""
+    if not isinstance(data, Mapping):
+        return None
+    if "bots" in data:
+        return "tournament"
+    if "hands" in data or "moves" in data:
+        return "position"
+    if "base" in data or "powers" in data:
+        return "rule set"
+    return None
+
+
+def refuse_other_kind(data: Any, source: str, expected: str, error: type[Exception]) -> None:
+    """A file of another kind given where ``expected`` is due gets one line saying what it is
+    and the command that takes it, not "key 'bots': unknown key"."""
+    kind = file_kind(data)
+    if kind is None or kind == expected:
+        return
+    use = {
+        "tournament": f"run it with 'arena run {source}'",
+        "rule set": f"use it as a tournament's rules ('rules: {source}'), or show it with "
+                    f"'arena rules {source}'",
+        "position": f"replay it with 'arena replay {source}', or step through it with "
+                    f"'arena watch --position {source}'",
+    }[kind]
+    raise error(f"{source}: a {kind}, not a {expected}: {use}")
 
 
 def show(value: Any) -> str:

@@ -15,7 +15,7 @@ from arena.engine.cards import Card, parse_suit
 from arena.errors import ArenaError, InvalidCardError, PositionError
 from arena.engine.game import Game, Pending
 from arena.engine.rules import RuleSet, load_rules
-from arena.settings import Keys, load_yaml, read_text, show
+from arena.settings import Keys, load_yaml, read_text, refuse_other_kind, show
 
 POSITION_KEYS = ("rules", "seed", "seats", "hands", "top", "discard", "stock", "to_move",
                  "direction", "active_suit", "pending", "recycles_left", "moves", "pending_skip", "top_as")
@@ -43,6 +43,7 @@ def position_from_mapping(raw: Any, source: str, base_dir: Path = Path(".")) -> 
     """Build a :class:`Position` from an already parsed mapping."""
     if not isinstance(raw, dict):
         raise PositionError(f"{source}: a position must be a mapping of keys, got {show(raw)}")
+    refuse_other_kind(raw, source, "position", PositionError)
     keys = Keys(raw, source, PositionError, allowed=POSITION_KEYS)
     rules = _rules(keys, base_dir)
     seed: int = keys.take("seed", int, 0)

@@ -24,7 +24,7 @@ from arena.engine.cards import CARDS, NAMES, RANK_OF
 from arena.engine.frozen import rebuilt_from_fields
 from arena.errors import RulesError
 from arena.engine.powers import PLAIN, POWER_KEYS, Power, parse_power, power_table, selector_codes
-from arena.settings import Keys, did_you_mean, load_yaml, read_text, show
+from arena.settings import Keys, did_you_mean, load_yaml, read_text, refuse_other_kind, show
 
 __all__ = ["PLAIN", "Power", "RuleSet", "build_rules", "load_rules", "merge_settings", "preset_names"]
 
@@ -196,6 +196,7 @@ def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
         raise RulesError(f"unknown rules '{name_or_path}'{did_you_mean(name_or_path, presets)}: "
                          f"presets are {', '.join(presets)}")
     raw = _parse_yaml(read_text(path, "rule set", RulesError), str(path))
+    refuse_other_kind(raw, str(path), "rule set", RulesError)
     if "base" in raw:
         base_name = raw.pop("base")
         if not isinstance(base_name, str) or base_name not in preset_names():

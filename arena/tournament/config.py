@@ -73,7 +73,7 @@ from typing import Any
 from arena.digest import sha256_hex
 from arena.errors import ConfigError
 from arena.sandbox.spec import LIMIT_NAMES, Limits, limit_accepts, limit_expectation, limit_kind
-from arena.settings import REQUIRED, Keys, load_yaml, read_text, show
+from arena.settings import REQUIRED, Keys, load_yaml, read_text, refuse_other_kind, show
 from arena.tournament.address import EXPECTED, parse_cluster
 from arena.tournament.discipline import FaultLimit
 from arena.tournament.separation import DEFAULT_MARGIN
@@ -214,7 +214,7 @@ def config_from_mapping(
     data: Any, source: str = "<config>", default_name: str | None = None
 ) -> TournamentConfig:
     """Validate already-parsed YAML data (a mapping) into a :class:`TournamentConfig`."""
-    _refuse_a_rule_set(data, source)
+    refuse_other_kind(data, source, "tournament", ConfigError)
     keys = Keys(data, source, ConfigError, allowed=_KEYS + _BACKEND_KEYS)
     config = TournamentConfig(
         name=_name(keys, default_name),
@@ -235,20 +235,6 @@ def config_from_mapping(
     _check_pool(config, source)
     _check_rounds(config, keys)
     return config
-
-
-def _refuse_a_rule_set(data: Any, source: str) -> None:
-    """A rule set (a preset's file, or a user's with ``base:``) or a position (``hands:``,
-    ``moves:``) given where a tournament is due gets one line saying what it is and how to use
-    it, not "key 'base': unknown key"."""
-    if not isinstance(data, Mapping) or "bots" in data:
-        return
-    if "base" in data or "powers" in data:
-        raise ConfigError(f"{source}: a rule set, not a tournament: use it as a tournament's rules "
-                          f"('rules: {source}'), or show it with 'arena rules {source}'")
-    if "hands" in data or "moves" in data:
-        raise ConfigError(f"{source}: a position, not a tournament: replay it with 'arena replay "
-                          f"{source}', or step through it with 'arena watch --position {source}'")
 
 
 def display_name(spec: Any) -> str:

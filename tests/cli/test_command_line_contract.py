@@ -144,6 +144,22 @@ def test_a_position_run_as_a_tournament_says_what_it_is(tmp_path: Path) -> None:
     assert not (tmp_path / "results").exists()
 
 
+@pytest.mark.parametrize("command, given, words", [
+    (["replay"], "demo.yaml", "a tournament, not a position: run it with 'arena run {}'"),
+    (["watch", "--position"], "demo.yaml", "a tournament, not a position: run it with 'arena run {}'"),
+    (["rules"], "demo.yaml", "a tournament, not a rule set: run it with 'arena run {}'"),
+    (["rules"], "sample-position.yaml", "a position, not a rule set: replay it with 'arena replay {}'"),
+    (["replay"], "switch-no-flush.yaml", "a rule set, not a position: use it as a tournament's rules"),
+])
+def test_each_file_given_to_another_kinds_command_says_what_it_is(
+        tmp_path: Path, command: list[str], given: str, words: str) -> None:
+    """Tournament, rule set and position files each name themselves and the command that takes
+    them, whichever command they are given to (not "key 'name': unknown key")."""
+    path = REPO / "tournaments" / given
+    line = error_line(invoke(tmp_path, *command, str(path)))
+    assert line.startswith(f"error: {path}: ") and words.format(path) in line
+
+
 def test_a_tournament_is_found_by_name_in_the_workspace_and_a_typo_is_answered(tmp_path: Path) -> None:
     (tmp_path / "tournaments").mkdir()
     (tmp_path / "tournaments" / "small.yaml").write_text(SMALL)
