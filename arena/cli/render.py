@@ -46,7 +46,7 @@ from arena.tournament.records import GameRecord, places_text
 from arena.tournament.replay import Effect, EffectKind, Step
 from arena.tournament.verify import Verification
 from arena.tournament.watch import Frame
-from arena.tournament.runner import Progress, RunReport
+from arena.tournament.runner import Progress, RunReport, disqualification_notice
 from arena.tournament.seats import SeatBias
 from arena.tournament.separation import Separation
 from arena.tournament.sprt import Estimate
@@ -1382,18 +1382,22 @@ def leaders_table(progress: Progress, width: int = 80) -> RenderableType:
     return Group(title, _table([kept[0], bots, *kept[1:]], styles))
 
 
-def render_report(console: Console, report: RunReport, home: Path | None = None) -> None:
-    """One summary line of a finished (or stopped) run, each disqualification, and where a seed
-    drawn at random (the file has none) is kept: not the seed itself, since a run's output gets
-    shared while games remain, and the seed deals every one of them. ``home``, the run's
-    workspace, is named in the command that shows the seed when it is not the current folder."""
+def render_report(console: Console, report: RunReport, home: Path | None = None,
+                  shown: Sequence[str] = ()) -> None:
+    """One summary line of a finished (or stopped) run, each disqualification not ``shown``
+    live already, and where a seed drawn at random (the file has none) is kept: not the seed
+    itself, since a run's output gets shared while games remain, and the seed deals every one
+    of them. ``home``, the run's workspace, is named in the command that shows the seed when it
+    is not the current folder."""
     if report.seed_drawn:
         elsewhere = home is not None and home.resolve() != Path.cwd().resolve()
         where = f" --home {shlex.quote(str(home))}" if elsewhere else ""
         console.print(f"seed: drawn at random and kept secret in {report.store_path} (arena "
                       f"rankings {report.tournament}{where} --show-seed shows it)")
     for bot, reason in sorted(report.disqualified.items()):
-        console.print(f"[bold red]{bot} is disqualified[/]: {reason}")
+        notice = disqualification_notice(bot, reason)
+        if notice not in shown:
+            console.print(f"[bold red]{escape(notice)}[/]")
     # short lines: the summary must not wrap in an 80-column terminal
     console.print(f"{report.tournament}: {report.stored} of {report.total} games stored; "
                   f"this run played {report.played} in {report.elapsed:.1f}s")

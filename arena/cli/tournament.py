@@ -21,6 +21,7 @@ from typing import Optional
 import typer
 from rich.console import RenderableType
 from rich.live import Live
+from rich.markup import escape
 
 from arena.cli.app import app, console, emit, fail, handles_errors, warn
 from arena.cli.options import home_option, progress_every_option, trusted_option, workspace_of
@@ -127,7 +128,7 @@ def _finish(report: RunReport, home: Path, argv: list[str], shown: list[str]) ->
     for note in (report.growth, report.code_note):
         if note is not None and note not in shown:
             out.print(note)
-    render_report(out, report, home)
+    render_report(out, report, home, shown)
     with open_results(home, report.tournament) as store:
         render_rankings(out, rank_store(store))
     if report.interrupted:
@@ -166,7 +167,7 @@ class _Display:
         """The runner's progress callback."""
         self.latest = progress
         if progress.notice and self.live is not None:
-            self.live.console.print(f"[bold red]{progress.notice}[/]")
+            self.live.console.print(f"[bold red]{escape(progress.notice)}[/]")  # a bot wrote the reason
             self.shown.append(progress.notice)
         elif progress.notice and self.lines is not None:
             self.lines.notice(progress.notice)

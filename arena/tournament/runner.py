@@ -313,6 +313,12 @@ def run_tournament(
                     cluster=cluster)
 
 
+def disqualification_notice(bot: str, reason: str) -> str:
+    """The line that announces a disqualification, live and in the run's report alike (a
+    front end shows it once)."""
+    return f"{bot} is disqualified: {reason}; its remaining games are played by its fallback, placed last"
+
+
 def run_plan(
     plan: Plan,
     results_dir: str | Path,
@@ -779,8 +785,7 @@ class _Run:
             self._flush()  # the games that disqualified it are stored before the verdict
             self.store.mark_disqualified(bot, reason)
             if live:
-                notice = (f"{bot} is disqualified: {reason}; its remaining games are "
-                          "played by its fallback, placed last")
+                notice = disqualification_notice(bot, reason)
                 self._notices.append(notice)
                 log.warning("%s", notice)
             for gid in [g for g, later in self.buffer.items() if bot in later.table]:

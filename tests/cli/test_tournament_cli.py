@@ -21,7 +21,10 @@ from pathlib import Path
 
 import pytest
 
+from rich.console import Console
+
 from arena.cli import app
+from arena.cli import tournament as tournament_commands
 from arena.tournament import Store
 from arena.tournament.errors import StoreWriteError
 from arena.tournament.replay import open_results, stored_game
@@ -59,6 +62,40 @@ def test_run_ends_with_the_rankings_table(home: Path) -> None:
     result = invoke(home, "rankings", "cli")
     assert result.exit_code == 0
     assert "cli: 6 games" in result.stdout and "first_legal" in result.stdout
+
+
+MARKUP_BREAKER = """\
+class Bot:
+    def act(self, observation):
+        if len(observation.hand) < 6:   # past the checks' first move: it faults in play
+            raise RuntimeError("[/] [bold]no move")
+        return observation.legal_actions()[0]
+"""
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_a_disqualification_is_shown_once_and_as_the_bot_wrote_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, terminal: bool) -> None:
+    """Announced live, the disqualification is not repeated by the run's report (it was, once
+    wrapped and cut short); its reason, the bot's own text, is shown literally: "[/]" is not
+    rich markup to close. A resume, which announces nothing live, still reports it once."""
+    (tmp_path / "breaker.py").write_text(MARKUP_BREAKER)
+    (tmp_path / "dq.yaml").write_text(f"name: dq\nseats: 2\nbots: [greedy, {tmp_path / 'breaker.py'}]\n"
+                                      "rounds: 3\nseed: 1\n")
+    screen = io.StringIO()
+    if terminal:
+        monkeypatch.setattr(tournament_commands, "console",
+                            lambda: Console(file=screen, force_terminal=True, width=400))
+    for _ in range(2):   # the run, then a resume with nothing left to play
+        result = invoke(tmp_path, "run", str(tmp_path / "dq.yaml"), "--workers", "1", columns=1000)
+        assert result.exit_code == 0, result.output
+        shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue() if terminal else result.stdout)
+        told = [line for line in shown.splitlines() if "is disqualified" in line]
+        assert len(told) == 1, shown
+        assert 'RuntimeError: [/] [bold]no move' in told[0] and told[0].endswith(
+            "its remaining games are played by its fallback, placed last")
+        screen.seek(0)
+        screen.truncate()
 
 
 def test_rankings_json(home: Path) -> None:
