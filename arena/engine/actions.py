@@ -8,6 +8,7 @@ This module is stdlib-only on purpose: the sandboxed bot host imports it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Union
@@ -134,6 +135,11 @@ def _parse_play(text: str, tokens: list[str], announce: bool) -> Play:
     cards: list[Card] = []
     roles: list[Card] = []
     call = None
+    last = len(tokens) - 1
+    if any(t.startswith("=") or (t.endswith("=") and i < last) for i, t in enumerate(tokens)):
+        spaced = re.sub(r"\s*=\s*", "=", " ".join(text.split()))
+        raise InvalidActionError(f"cannot read action {text!r}: a suit call is written without "
+                                 f"spaces around '=' ({spaced!r})")
     for i, token in enumerate(tokens):
         if "=" in token:
             if i != len(tokens) - 1:

@@ -97,6 +97,18 @@ def test_invalid_texts_raise_invalid_action_error_naming_the_input(text):
     assert repr(text.strip()) in str(error.value) or text.strip() == "" or "''" in str(error.value)
 
 
+@pytest.mark.parametrize("text, written", [
+    ("AS = D", "AS=D"), ("AS= D", "AS=D"), ("AS =D", "AS=D"), ("7H 8H = C !", "7H 8H=C !"),
+])
+def test_a_spaced_suit_call_is_answered_with_how_to_write_it(text, written):
+    """NOTATION: a suit call is glued to its card (AS=D); spaces around '=' are a common slip,
+    and the error says so rather than "a suit call ends the play" or "unknown card ''"."""
+    with pytest.raises(InvalidActionError, match="without spaces around '='") as error:
+        Action.parse(text)
+    assert repr(written) in str(error.value)
+    assert str(Action.parse(written)) == written   # the suggestion reads back as written
+
+
 def test_a_non_text_action_is_invalid():
     """Only text parses."""
     with pytest.raises(InvalidActionError):
