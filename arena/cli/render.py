@@ -1154,7 +1154,8 @@ def render_games(console: Console, records: Sequence[GameRecord], matched: int |
                  ["yellow" if r.faults else "" for r in records])
     if matched is not None and (first or len(records) < matched):
         last = first + len(records)
-        console.print(Text(f"games {first + 1}-{last} of {matched} selected", style="dim"))
+        # rows, not ids: ids count from 0, and a filtered selection skips some
+        console.print(Text(f"rows {first + 1}-{last} of the {matched} games selected", style="dim"))
     if drops:
         headers = {c.key: c.header for c in _games_columns([], {})}
         console.print(Text(f"left out at this width: {', '.join(headers[d] for d in drops)} "

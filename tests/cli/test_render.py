@@ -209,7 +209,7 @@ def test_games_of_four_seats_fit_80_columns_one_line_a_game() -> None:
 def test_a_page_of_games_says_which() -> None:
     con = console(80)
     render_games(con, GAMES[1:], matched=2, first=1)
-    assert "games 2-2 of 2 selected" in con.file.getvalue()
+    assert "rows 2-2 of the 2 games selected" in con.file.getvalue()
     con = console(80)
     render_games(con, [], matched=2, first=5)
     assert "no game on this page: 2 selected" in con.file.getvalue()

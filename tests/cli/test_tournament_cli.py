@@ -414,7 +414,7 @@ def test_games_pages(faulty: Path) -> None:
     assert game_ids(faulty, "--bot", "greedy", "--last", "1") == [max(
         g["id"] for g in json.loads(invoke(faulty, "games", "faulty", "--json").stdout) if "greedy" in g["seats"])]
     page = invoke(faulty, "games", "faulty", "--offset", "4", "--limit", "2")
-    assert page.exit_code == 0 and "games 5-6 of 12 selected" in page.stdout
+    assert page.exit_code == 0 and "rows 5-6 of the 12 games selected" in page.stdout
     assert [row.split()[0] for row in page.stdout.splitlines() if row.split()[0].isdigit()] == ["4", "5"]
 
 
