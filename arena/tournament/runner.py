@@ -429,7 +429,8 @@ def _init_store(store: Store, plan: Plan, restart: bool) -> Opening:
                                      plan.versions, restart=restart, seed_drawn=plan.seed_drawn,
                                      code=code_identity(), deals=plan.deals)
     except ConfigChangedError as error:
-        raise ConfigChangedError(f"{error} (run with --restart to archive them and start over)") from None
+        raise ConfigChangedError(f"{error}: run it with --restart to archive them and start "
+                                 "over, or give the tournament another name") from None
 
 
 def _cluster_of(config: TournamentConfig, cluster: str | None,

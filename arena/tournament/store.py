@@ -309,8 +309,7 @@ class Store:
         if verdict.refusals:
             raise ConfigChangedError(
                 f"{self.path}: tournament {info.name!r} holds {self.game_count()} games of a "
-                f"different setup ({'; '.join(verdict.refusals)}); restart it (the old results "
-                "are archived) or use another name"
+                f"different setup ({'; '.join(verdict.refusals)})"
             )
         if verdict.note is not None:  # a swiss tournament goes on: its new identity
             with self._transaction("record the tournament"):

@@ -98,6 +98,21 @@ def test_a_disqualification_is_shown_once_and_as_the_bot_wrote_it(
         screen.truncate()
 
 
+def test_a_changed_setup_is_refused_with_one_piece_of_advice(tmp_path: Path) -> None:
+    """Stored games of another setup are never mixed in: the line names the change and says
+    once how to go on (it said "restart it" twice, in two wordings)."""
+    file = tmp_path / "small.yaml"
+    file.write_text("name: small\nseats: 2\nbots: [random, greedy]\nrounds: 1\nseed: 1\n")
+    assert invoke(tmp_path, "run", str(file), "--workers", "1").exit_code == 0
+    file.write_text("name: small\nrules: crazy-eights\nseats: 2\nbots: [random, greedy]\n"
+                    "rounds: 1\nseed: 1\n")
+    line = error_line(invoke(tmp_path, "run", str(file), "--workers", "1"))
+    assert "holds 2 games of a different setup (" in line and "rules" in line
+    assert line.endswith(": run it with --restart to archive them and start over, or give the "
+                         "tournament another name")
+    assert line.count("restart") == 1
+
+
 def test_rankings_json(home: Path) -> None:
     result = invoke(home, "rankings", "cli", "--json", "--h2h")
     data = json.loads(result.stdout)
