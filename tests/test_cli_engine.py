@@ -215,6 +215,18 @@ def test_rules_shows_the_shipped_custom_rule_sets(name: str, fragments: list[str
         assert fragment in result.output
 
 
+def test_a_rule_set_without_a_summary_does_not_borrow_its_bases_as_its_own(tmp_path: Path) -> None:
+    """S4's 7-flush is switch's; a file that makes the 7 plain and writes no summary must not be
+    described by switch's words alone: it says it is switch changed, then quotes the base."""
+    mine = write(tmp_path, 'base: switch\nname: mine\npowers:\n  "7": {}\n')
+    result = runner.invoke(app, ["rules", str(mine)], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    assert "switch with this file's changes (switch: " in result.output
+    own = write(tmp_path, 'base: switch\nname: mine\nsummary: no flush here\npowers:\n  "7": {}\n')
+    shown = runner.invoke(app, ["rules", str(own)], env={"COLUMNS": "400"}).output
+    assert "no flush here" in shown and "this file's changes" not in shown
+
+
 def test_rules_names_the_refused_starters_card_by_card_where_a_rank_is_split() -> None:
     """S1: the starter must be 3, 4, 5, 6, 9, K, Q♥ or Q♦; so of the queens only the black
     ones are refused, and the row must not read as if every queen were."""

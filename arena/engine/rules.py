@@ -203,6 +203,8 @@ def _read_raw(name_or_path: str) -> tuple[dict[str, Any], str]:
             hint = did_you_mean(base_name, preset_names()) if isinstance(base_name, str) else ""
             raise RulesError(f"{path}: key 'base': unknown preset {base_name!r}{hint}")
         base, _ = _read_raw(base_name)
+        if "summary" not in raw:  # the base's own would describe rules this file may change
+            raw["summary"] = f"{base_name} with this file's changes ({base_name}: {base.get('summary', '')})"
         raw = merge_settings(base, raw)
     return raw, str(path)
 

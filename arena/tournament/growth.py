@@ -139,8 +139,8 @@ def judge(stored: StoredSetup, config: TournamentConfig, rules_snapshot: Mapping
     """Compare the stored tournament with ``config`` (its seed settled), its rule settings and
     its bots' versions (see the module docstring)."""
     refusals = []
-    if _dumps(stored.rules_snapshot) != _dumps(rules_snapshot):
-        refusals.append(_rules_change(stored.rules_snapshot, rules_snapshot))
+    if _dumps(_game_of(stored.rules_snapshot)) != _dumps(_game_of(rules_snapshot)):
+        refusals.append(_rules_change(_game_of(stored.rules_snapshot), _game_of(rules_snapshot)))
     changed = {bot: (old, versions[bot]) for bot, old in stored.versions.items()
                if bot in versions and versions[bot] != old}
     same_config = stored.config_hash == config.config_hash
@@ -293,6 +293,12 @@ def _unreadable_change(stored: StoredSetup, config: TournamentConfig) -> str:
             origin = "a seed drawn at random" if stored.seed_drawn else "the seed the file had"
             return f"seed changed (the stored games were dealt from {origin})"
     return "configuration changed (the stored configuration cannot be compared key by key)"
+
+
+def _game_of(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A rule set's settings without its summary: a description, which a user may reword (or a
+    newer arena word for a file without one) without changing the game its games were."""
+    return {key: value for key, value in settings.items() if key != "summary"}
 
 
 def _rules_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:

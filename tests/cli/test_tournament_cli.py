@@ -113,6 +113,21 @@ def test_a_changed_setup_is_refused_with_one_piece_of_advice(tmp_path: Path) -> 
     assert line.count("restart") == 1
 
 
+def test_rewording_a_rule_sets_summary_keeps_its_stored_games(tmp_path: Path) -> None:
+    """A summary describes a game, it is not one: the stored games resume under a reworded one
+    (they were refused as "rule settings changed"), and a changed setting is still refused."""
+    rules = tmp_path / "mine.yaml"
+    rules.write_text('base: switch\nname: mine\nsummary: first words\npowers:\n  "7": {}\n')
+    file = tmp_path / "small.yaml"
+    file.write_text(f"name: small\nrules: {rules}\nseats: 2\nbots: [random, greedy]\nrounds: 1\nseed: 1\n")
+    assert invoke(tmp_path, "run", str(file), "--workers", "1").exit_code == 0
+    rules.write_text('base: switch\nname: mine\nsummary: better words\npowers:\n  "7": {}\n')
+    again = invoke(tmp_path, "run", str(file), "--workers", "1")
+    assert again.exit_code == 0 and "small: 2 of 2 games stored; this run played 0" in again.stdout
+    rules.write_text('base: switch\nname: mine\nsummary: better words\npowers: {}\n')
+    assert "rule settings changed ('powers.7" in error_line(invoke(tmp_path, "run", str(file)))
+
+
 def test_rankings_json(home: Path) -> None:
     result = invoke(home, "rankings", "cli", "--json", "--h2h")
     data = json.loads(result.stdout)
