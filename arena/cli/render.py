@@ -780,6 +780,10 @@ def render_bots(console: Console, workspace: Workspace) -> None:
     _print_table(console, [_Column(h, h, [row[i] for row in cells], "left")
                            for i, h in enumerate(headers)])
     render_names(console, names)
+    # whole, unlike the cut paths above: where to find the files the bot guide points to
+    console.print(Text(f"built-in bots' files: {builtin_dir()}; examples to copy (a bot with "
+                       f"options, a command bot): {builtin_dir() / 'examples'}", style="dim"),
+                  overflow="fold")
     _render_bot_options(console, workspace, [r[0] for r in rows])
 
 

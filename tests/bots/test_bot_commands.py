@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -236,3 +237,13 @@ def test_the_seeds_range_is_not_cut_in_the_help_at_80_columns(tmp_path):
 def test_duel_names_an_unknown_bot(tmp_path):
     result = arena("duel", "greedy", "nobody", "--home", str(tmp_path))
     assert result.exit_code == 1 and "unknown bot 'nobody'" in result.output
+
+
+def test_bots_names_the_folder_of_the_examples_the_guide_points_to(tmp_path):
+    """writing-bots.md sends readers to the examples beside the built-in bots' files; arena bots
+    cuts long paths to fit, so it names that folder whole, and the folder holds them."""
+    result = runner.invoke(app, ["bots", "--home", str(tmp_path)], env={"COLUMNS": "2000"})
+    assert result.exit_code == 0, result.output
+    folder = re.search(r"examples to copy \(a bot with options, a command bot\): (\S+)", result.output)
+    assert folder, result.output
+    assert {"epsilon.py", "first_legal_cmd.py"} <= {p.name for p in Path(folder[1]).iterdir()}
