@@ -419,6 +419,10 @@ FOUR = "[3D, 9D], [4H, 5S], [6D, 7H]"  # the other seats' hands of a 4-seat posi
       "2. seat 1 draws 4: takes the two penalty of 4"]),
     (f"rules: switch\nhands: [[JH, 3C], {FOUR}]\ntop: JS\npending: {{kind: jack, amount: 5}}\nmoves: [JH]\n",
      ["1. seat 0 plays JH: cancels the jack penalty of 5"]),
+    # S8: one red jack against two black jacks takes 5 off and its player draws the other 5
+    (f"rules: switch\nhands: [[JH, 3C], {FOUR}]\ntop: JS\npending: {{kind: jack, amount: 10}}\n"
+     "stock: [3S, 4S, 6S, 7S, 8S, 9S]\nmoves: [JH]\n",
+     ["1. seat 0 plays JH (drew 5): takes 5 off the jack penalty of 10, draws the other 5"]),
     (f"rules: switch\nhands: [[8H, 3C], {FOUR}]\ntop: 9H\nmoves: [8H, 4H]\n",
      ["1. seat 0 plays 8H: skips seat 1", "2. seat 2 plays 4H"]),
     (f"rules: switch\nhands: [[TH, 3C], {FOUR}]\ntop: 9H\nmoves: [TH, 7H]\n",

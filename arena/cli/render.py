@@ -385,7 +385,10 @@ def effect_text(effect: Effect, names: Sequence[str] | None = None) -> str:
     texts = {
         EffectKind.BLUNDER: "illegal play, the cards stay",
         EffectKind.PENALTY_TAKEN: f"takes the {effect.word} penalty of {effect.amount}",
-        EffectKind.CANCEL: f"cancels the {effect.word} penalty of {effect.amount}",
+        EffectKind.CANCEL: (f"cancels the {effect.word} penalty of {effect.amount}"
+                            if effect.total >= effect.amount else
+                            f"takes {effect.total} off the {effect.word} penalty of {effect.amount}, "
+                            f"draws the other {effect.amount - effect.total}"),
         EffectKind.PICKUP: f"pickup +{effect.amount} ({effect.word}, {effect.total} to pick up)",
         EffectKind.LAST_CARD: "calls last card",
         EffectKind.CALL: f"calls {effect.word}",

@@ -176,19 +176,22 @@ def _effects(before: _Before, game: Game, event: Event) -> tuple[Effect, ...]:
         if type(action) is Pass and before.pending_skip:
             effects.append(Effect(EffectKind.SKIP_TAKEN))
     else:
-        effects += _play_effects(before, game, play)
+        effects += _play_effects(before, game, play, event.drew)
     laid = len(play.cards) if play is not None else 0
     if len(game.discard) < before.discard + laid:
         effects.append(Effect(EffectKind.RECYCLE))
     return tuple(effects)
 
 
-def _play_effects(before: _Before, game: Game, play: Play) -> list[Effect]:
+def _play_effects(before: _Before, game: Game, play: Play, drew: int) -> list[Effect]:
     effects: list[Effect] = []
     seat = before.seat
     base = before.pending_amount
     if before.pending_kind is not None and (game.pending_kind is None or game.pending_amount < base):
-        effects.append(Effect(EffectKind.CANCEL, amount=base, word=before.pending_kind))
+        # S8: what the answer left of the penalty, its player drew at once (``total``: the
+        # cards it took off, all of them unless some were drawn)
+        taken_off = base - drew if game.pending_kind is None else base
+        effects.append(Effect(EffectKind.CANCEL, amount=base, total=taken_off, word=before.pending_kind))
         base = 0
     if game.pending_kind is not None and game.pending_amount > base:
         effects.append(Effect(EffectKind.PICKUP, amount=game.pending_amount - base,
