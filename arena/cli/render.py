@@ -827,27 +827,65 @@ def render_validation(out: Console, report: ValidationReport) -> None:
 def render_duel(console: Console, result: DuelResult) -> None:
     """The duel's table (games, wins, win rate against par, faults), then the scores: two bots
     head to head (score, Elo, LOS, the pentanomial pairs and the SPRT), more bots each against
-    the field; then each faulty bot's first fault with the last lines of its output."""
+    the field; then each faulty bot's first fault with the last lines of its output. A name too
+    long for the width is cut in the middle in both tables and shown whole once below them."""
     title = f"{result.rules}: {result.games} games, {result.seats} seats, {result.draws} drawn"
-    table = Table(title=title)
-    for column in ("bot", "seats", "games", "wins", "win rate", "par", "faults", "ms/move"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for tally in result.tallies:
-        faults = ", ".join(f"{code} {n}" for code, n in sorted(tally.faults.items())) or "-"
-        table.add_row(Text(tally.name), str(tally.seats), str(tally.games), str(tally.wins),
-                      f"{tally.win_rate:.1%}", f"{result.par(tally):.1%}", faults,
-                      _ms_text(tally.ms_per_move))
-    console.print(table)
+    tallies = [[str(t.seats), str(t.games), str(t.wins), f"{t.win_rate:.1%}", f"{result.par(t):.1%}",
+                ", ".join(f"{code} {n}" for code, n in sorted(t.faults.items())) or "-",
+                _ms_text(t.ms_per_move)] for t in result.tallies]
+    headers = ["seats", "games", "wins", "win rate", "par", "faults", "ms/move"]
+    scores = _field_scores(result) if result.deals and len(result.tallies) > 2 else None
+    room = min(_name_room(console, headers, tallies),
+               _name_room(console, FIELD_HEADERS, scores) if scores else console.width)
+    names = short_names([t.name for t in result.tallies], max(room, NAME_FLOOR))
+    console.print(_duel_table(title, headers, [names[t.name] for t in result.tallies], tallies))
     if not result.deals:
         console.print("no deal was played in every seating: no score (play more games)")
-    elif len(result.tallies) == 2:
+    elif scores is None:
         _render_head_to_head_score(console, result)
     else:
-        console.print(_field_scores_table(result))
+        console.print(_duel_table(f"score against the field, over {_count(result.deals, 'deal')}",
+                                  FIELD_HEADERS, [names[t.name] for t in result.tallies], scores,
+                                  left_title=True))
+    render_names(console, names)
     if result.sprt is not None:
         for line in sprt_lines(result.sprt, result.budget):
             console.print(line)
     _render_duel_faults(console, result)
+
+
+FIELD_HEADERS = ["score [95%]", "Elo [95%]", "LOS"]
+
+
+def _name_room(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> int:
+    """The cells a bot column can have beside ``headers``' columns of ``rows`` in a boxed
+    table of the console's width (each column pads a cell each side, each border one cell)."""
+    others = sum(max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers))
+    return console.width - others - 3 * (len(headers) + 1) - 1
+
+
+def _duel_table(title: str, headers: Sequence[str], names: Sequence[str],
+                rows: Sequence[Sequence[str]], left_title: bool = False) -> Table:
+    """A boxed table of bots (``names``, already cut to fit) and their ``rows``; no cell wraps."""
+    table = Table(title=title, title_justify="left" if left_title else "center")
+    table.add_column("bot", justify="left", no_wrap=True)
+    for header in headers:
+        table.add_column(header, justify="right", no_wrap=True)
+    for name, row in zip(names, rows):
+        table.add_row(Text(name), *row)
+    return table
+
+
+def _field_scores(result: DuelResult) -> list[list[str]]:
+    """Each bot's score against the field (0.5: no better than the others), Elo and LOS."""
+    rows = []
+    for tally in result.tallies:
+        estimate = tally.score
+        assert estimate is not None
+        low, high = estimate.interval
+        rows.append([f"{estimate.score:.3f} [{low:.3f}, {high:.3f}]",
+                     _elo_text(estimate.elo, estimate.elo_interval), f"{estimate.los:.1%}"])
+    return rows
 
 
 def _render_head_to_head_score(console: Console, result: DuelResult) -> None:
@@ -873,21 +911,6 @@ PAIR_LABELS = ("0", "½", "1", "1½", "2")
 def _count(number: int, noun: str) -> str:
     """``1 deal``, ``2 deals``."""
     return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
-def _field_scores_table(result: DuelResult) -> Table:
-    """Each bot's score against the field: 0.5 is a bot no better than the others."""
-    table = Table(title=f"score against the field, over {_count(result.deals, 'deal')}",
-                  title_justify="left")
-    for column in ("bot", "score [95%]", "Elo [95%]", "LOS"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for tally in result.tallies:
-        estimate = tally.score
-        assert estimate is not None
-        low, high = estimate.interval
-        table.add_row(Text(tally.name), f"{estimate.score:.3f} [{low:.3f}, {high:.3f}]",
-                      _elo_text(estimate.elo, estimate.elo_interval), f"{estimate.los:.1%}")
-    return table
 
 
 def _elo_text(elo: float, interval: tuple[float, float]) -> str:

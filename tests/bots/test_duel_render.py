@@ -77,8 +77,27 @@ def test_more_bots_get_a_table_of_scores_against_the_field_that_fits_80_columns(
         lines = drawn(result, width)
         assert max(map(len, lines)) <= width
         assert any("score against the field, over 15 deals" in line for line in lines)
-        row = next(line for line in lines if "a-rather-long-bot-name" in line and "0.419" in line)
+        row = next(line for line in lines if "0.419" in line)
         assert "-56." in row and "%" in row
+        # whole where it fits; at 80 columns cut (its row in the first table sets the width)
+        assert ("a-rather-long-bot-name" in row) == (width == 160)
+
+
+def test_a_long_name_is_cut_in_the_middle_in_both_tables_and_shown_whole_once() -> None:
+    """As every table of the arena: at 80 columns each row stays one line, a long name keeps
+    its start and its end (a version) in the same cut in both tables, and appears whole below."""
+    long = "suitkeeper_with_a_really_long_file_name_v2"
+    estimates = [Estimate(15, 4, 0.49, 0.0001), Estimate(15, 4, 0.431, 0.0045),
+                 Estimate(15, 4, 0.583, 0.0035)]
+    tallies = [BotTally(name, seats, 12, wins, score=e) for (name, seats, wins), e in
+               zip([(long, 2, 6), ("random", 1, 2), ("greedy", 1, 4)], estimates)]
+    lines = drawn(DuelResult("switch", 4, 12, 0, tallies, 1, (), 12, 3))
+    assert max(map(len, lines)) <= 80
+    rows = [line for line in lines if line.startswith("│ suitkee")]
+    assert len(rows) == 2   # one row in each table, neither wrapped
+    cuts = {row.split("│")[1].strip() for row in rows}
+    assert len(cuts) == 1 and (cut := cuts.pop()).endswith("_v2") and "…" in cut
+    assert lines.count(f"{cut} = {long}") == 1
 
 
 def test_no_complete_deal_means_no_score() -> None:
