@@ -30,3 +30,11 @@ class Outcome:
     reason: OutcomeReason
     winner: int | None
     places: tuple[tuple[int, ...], ...]
+
+
+def winner_of(places: tuple[tuple[int, ...], ...], reason: str) -> int | None:
+    """The winner ``places`` give (G7): the seat alone in first place, unless the game or match
+    was drawn by its cap, whatever its places. The engine's own outcomes always agree with it;
+    a tournament applies it once the faulty seats are placed last (a faulty seat counts as
+    beaten, so the clean seat it led, or tied with, wins)."""
+    return None if reason == OutcomeReason.CAP or len(places[0]) != 1 else places[0][0]

@@ -32,7 +32,7 @@ from arena.errors import IllegalActionError, InvalidActionError
 from arena.engine.game import Game
 from arena.engine.match import Match
 from arena.engine.observation import wire_observation
-from arena.engine.outcome import OutcomeReason
+from arena.engine.outcome import OutcomeReason, winner_of
 from arena.engine.rules import RuleSet
 from arena.play.faults import BotFault, Fault, FaultCode
 
@@ -228,7 +228,7 @@ class Referee:
                 thinking: list[_Thinking]) -> GameResult:
         outcome = match.outcome
         assert outcome is not None
-        places, winner = faulty_last(outcome.places, outcome.winner, set(faults))
+        places, winner = faulty_last(outcome.places, outcome.winner, set(faults), outcome.reason)
         hands = match.hands
         single = self.rules.match_wins is None
         moves = tuple(m for hand in hands for m in hand.moves)
@@ -256,13 +256,15 @@ def forced_action(game: Game) -> ActionType | None:
     return None
 
 
-def faulty_last(places: tuple[tuple[int, ...], ...], winner: int | None,
-                faulty: set[int]) -> tuple[tuple[tuple[int, ...], ...], int | None]:
-    """A result as it is stored and rated: the ``faulty`` seats placed last together, and no
-    winner when the winner is one of them."""
+def faulty_last(places: tuple[tuple[int, ...], ...], winner: int | None, faulty: set[int],
+                reason: str) -> tuple[tuple[tuple[int, ...], ...], int | None]:
+    """A result as it is stored and rated: the ``faulty`` seats placed last together, as if
+    each had lost, and the winner those places give (:func:`winner_of`): a faulty winner's
+    game goes to the clean seat alone behind it, none if several tie there."""
     if not faulty:
         return places, winner
-    return demote(places, faulty), None if winner in faulty else winner
+    demoted = demote(places, faulty)
+    return demoted, winner_of(demoted, reason)
 
 
 def demote(places: tuple[tuple[int, ...], ...], faulty: set[int]) -> tuple[tuple[int, ...], ...]:

@@ -197,7 +197,8 @@ class Session:
             return None
         if not self.faults:
             return outcome
-        places, winner = faulty_last(outcome.places, outcome.winner, set(self.faults))
+        places, winner = faulty_last(outcome.places, outcome.winner, set(self.faults),
+                                     outcome.reason)
         return dataclasses.replace(outcome, places=places, winner=winner)
 
     def move(self, choice: str) -> Played:

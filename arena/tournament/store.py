@@ -29,10 +29,14 @@ sums), which the rankings read instead of re-rating every game.
   configuration; ``restart=True`` first copies the whole file to ``<name>.<UTC time>.sqlite``
   beside it, then clears it.
 * A store written before the summary existed (schema 1), before it counted the wins per seat
-  (schema 2), or before the referee timed each seat's moves (schema 3), is upgraded the first
-  time it is opened (when its file can be written; otherwise the summary is computed in memory
-  at every read). Schema 2 gets only the seats' counts, from one read of its games, and schema 3
-  only the new columns, its games counting as untimed: their ratings are kept as they are.
+  (schema 2), before the referee timed each seat's moves (schema 3), or before a faulty seat's
+  game went to the clean seat placed first (schema 4), is upgraded the first time it is opened
+  (when its file can be written; otherwise the summary is computed in memory at every read,
+  with schema 5's winners). Schema 2 gets only the seats' counts, from one read of its games,
+  and schema 3 only the new columns, its games counting as untimed: their ratings are kept as
+  they are. Every old schema's games with a fault get the winner their places give
+  (:func:`_rewon`; the places, and so the ratings, are unchanged), and a store where that
+  changed a winner has its summary rebuilt once, at its next read.
 
 Only one process (the parent) should write; readers (``arena rankings`` during a run) are fine.
 """
@@ -49,6 +53,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from arena.engine.outcome import winner_of
 from arena.errors import ConfigError
 from arena.tournament.config import TournamentConfig
 from arena.tournament.errors import (
@@ -64,8 +69,8 @@ from arena.tournament.stats import BotSums
 from arena.tournament.summary import BotRow, Summary, SummaryRows
 
 # 4: each seat's thinking time too; 3: the seats' counts; 2: the summary tables; 1: games only
-SCHEMA_VERSION = 4
-OLD_SCHEMAS = ("1", "2", "3")    # read, and upgraded
+SCHEMA_VERSION = 5
+OLD_SCHEMAS = ("1", "2", "3", "4")    # read, and upgraded
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -697,11 +702,13 @@ class Store:
     # -- internals ---------------------------------------------------------------------------
 
     def _record(self, row: tuple[Any, ...]) -> GameRecord:
-        """A stored row as its record; a row that is no valid record is a one-line StoreError."""
+        """A stored row as its record; a row that is no valid record is a one-line StoreError.
+        An old schema's store read as it is gets schema 5's winners (:func:`_rewon`)."""
         try:
-            return _record_from_row(row)
+            record = _record_from_row(row)
         except (RecordError, json.JSONDecodeError) as exc:
             raise StoreError(f"{self.path}: cannot read stored game {row[0]}: {exc}") from exc
+        return _rewon(record) if self._old_schema else record
 
     def _rows(self, sql: str, params: tuple[Any, ...]) -> Iterator[tuple[GameRecord, str]]:
         for row in self._raw_rows(sql, params):
@@ -782,14 +789,29 @@ class Store:
                 if column not in self._table_columns(table):
                     self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             meta = self._meta()
+            rewon = self._rewin_faulty_games()
             if meta["schema_version"] == "1":
                 self._save_summary(self._summarise(self._light_games(0)), everything=True)
             elif meta["schema_version"] == "2" and "summary_next" in meta:
                 seats = SeatTally()
                 seats.add_many(self._light_games(0, int(meta["summary_next"])))
                 self._save_seats(seats.changes())
+            if rewon and meta["schema_version"] != "1":  # its wins changed: rebuilt when next read
+                self._conn.execute(f"DELETE FROM meta WHERE key IN {_SUMMARY_META}")
             self._conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                                (str(SCHEMA_VERSION),))
+
+    def _rewin_faulty_games(self) -> int:
+        """Inside the upgrade: schema 5's winner for every stored game with a fault
+        (:func:`_rewon`); how many changed."""
+        sql = f"SELECT {self._columns} FROM games WHERE faults != '[]' ORDER BY game_id"
+        changed = []
+        for record, _ in self._rows(sql, ()):
+            rewon = _rewon(record)
+            if rewon is not record:
+                changed.append((rewon.winner, rewon.winner_bot, rewon.game_id))
+        self._conn.executemany("UPDATE games SET winner = ?, winner_bot = ? WHERE game_id = ?", changed)
+        return len(changed)
 
     def _table_columns(self, table: str) -> set[str]:
         """The names of ``table``'s columns in this file."""
@@ -942,6 +964,16 @@ def _column(key: str, value: Any) -> Any:
     if key in ("hands", "think") and not value:
         return None  # a one-hand game has no per-hand details, a bare record no thinking: NULL
     return _dumps(value) if key in _JSON_KEYS else value
+
+
+def _rewon(record: GameRecord) -> GameRecord:
+    """``record`` with the winner its places give (:func:`~arena.engine.outcome.winner_of`):
+    before schema 5, a game whose winner had faulted was stored with no winner at all, and the
+    clean seat placed first in its stead (or left alone there by a faulty co-leader) got none."""
+    if not record.faults:
+        return record
+    winner = winner_of(record.places, record.reason)
+    return record if winner == record.winner else replace(record, winner=winner)
 
 
 def _record_from_row(row: tuple[Any, ...]) -> GameRecord:

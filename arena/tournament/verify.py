@@ -95,7 +95,7 @@ def divergence(record: GameRecord, rules: RuleSet) -> str | None:
         else:
             outcome = hand.game.outcome
             faulty = {fault.seat for fault in record.faults}
-            places, winner = faulty_last(outcome.places, outcome.winner, faulty)
+            places, winner = faulty_last(outcome.places, outcome.winner, faulty, outcome.reason)
             if (places, winner, outcome.reason) != (record.places, record.winner, record.reason):
                 return _differs(outcome, record.reason, record.places, record.table)
     return None

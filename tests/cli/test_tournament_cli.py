@@ -461,16 +461,20 @@ def test_bad_game_selections_are_one_line(faulty: Path, options: list[str], frag
 
 
 def test_the_replay_of_a_faulted_game_shows_the_stored_result(faulty: Path) -> None:
-    """The cards may let the faulty bot finish first; the stored result places it last: the
-    replay shows both, the fault, and why they differ."""
+    """The cards may let the faulty bot finish first; the stored result places it last, the
+    game going to the seat it beat: the replay shows both, the fault, and why they differ."""
     games = json.loads(invoke(faulty, "games", "faulty", "--faults", "--json").stdout)
-    game = next(g for g in games if g["winner"] is None)  # the faulty bot emptied its hand
-    result = invoke(faulty, "replay", "faulty", str(game["id"]))
-    assert result.exit_code == 0, result.output
-    text = result.stdout
-    assert "seat 0 (seat_zero_faults) wins (emptied)" in text
+    for game in games:   # the one where the faulty bot's seat emptied its hand
+        result = invoke(faulty, "replay", "faulty", str(game["id"]))
+        assert result.exit_code == 0, result.output
+        text = result.stdout
+        if "seat 0 (seat_zero_faults) wins (emptied)" in text:
+            break
+    else:
+        pytest.fail("no faulty game where the faulty seat went out first")
     order = " > ".join(game["seats"][s] for group in game["places"] for s in group)
-    assert f"stored result: winner none; places: {order} (emptied)" in text
+    assert game["winner"] == game["seats"][1] != "seat_zero_faults"
+    assert f"stored result: winner {game['winner']}; places: {order} (emptied)" in text
     assert order.endswith("> seat_zero_faults")
     assert "fault: seat 0 (seat_zero_faults) INVALID" in text and "seat 0 does not suit me" in text
     assert "the replay's result differs from the stored one" in text

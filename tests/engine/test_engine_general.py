@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from engine_helpers import CRAZY_EIGHTS, SWITCH, hand, position, texts, variant
 
 import pytest
@@ -9,6 +11,8 @@ import pytest
 from arena.engine.actions import DRAW, PASS
 from arena.errors import GameOverError, IllegalActionError
 from arena.engine.game import Game, Pending
+from arena.engine.match import Match
+from arena.engine.outcome import winner_of
 from arena.engine.rules import load_rules, preset_names
 
 
@@ -313,3 +317,27 @@ def test_G4_a_penalty_draw_recycles_the_pile_when_the_stock_runs_out():
     assert set(hand(game, 0)) | set(game.to_json()["stock"]) == {"3C", "QD", "5D", "6D", "KS", "8S"}
     assert game.recycles_left == 19
     assert len(game.stock) == 1 and game.to_json()["top"] == "2H"
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_G7_every_outcome_names_the_winner_its_places_give(name):
+    """winner_of is the rule a tournament applies once faulty seats are placed last, so it must
+    agree with the engine wherever no seat faulted: the seat alone in first place wins, a tie
+    there or a cap's draw has no winner. Random matches of every preset, to their end."""
+    rules = load_rules(name)
+    seen = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        match = Match.new(rules, rng.randint(rules.seats_min, min(rules.seats_max, 5)), seed)
+        game: Game | None = match.current
+        while game is not None:
+            while not game.is_over:
+                game.apply(rng.choice(game.legal_actions()))
+            assert game.outcome is not None
+            assert game.outcome.winner == winner_of(game.outcome.places, game.outcome.reason)
+            game = match.next_hand()
+        outcome = match.outcome
+        assert outcome is not None
+        assert outcome.winner == winner_of(outcome.places, outcome.reason)
+        seen.add((outcome.reason, outcome.winner is None))
+    assert any(not drawn for _, drawn in seen)   # the sweep met won games at least

@@ -72,6 +72,9 @@ def test_a_bot_that_breaks_in_play_is_out_after_three_faults_and_its_games_are_s
         assert f"disqualified after game {games[2].game_id}" in fault.detail
         assert game.places[-1] == (seat,) and game.winner != seat
         assert game.reason in (OutcomeReason.EMPTIED, OutcomeReason.BLOCKED) and game.moves
+    for game in games:  # a faulty seat counts as beaten: the game is the other seat's, even
+        seat = game.table.index("breaks_later")   # where its fallback went out first
+        assert game.winner == 1 - seat, game
     with open_results(tmp_path, "hostile") as store:
         played = Counter(bot for game in store.games() for bot in game.table)
         table = rank_store(store)
