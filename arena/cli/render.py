@@ -1152,7 +1152,7 @@ def render_head_to_head(console: Console, rankings: Rankings) -> None:
 
 
 # Left out in this order when the console is narrow: the seats are all in the finishing
-# order, the deal and the winner (first in the order, unless it faulted) in --json.
+# order, the deal and the winner (the first seat of the order when it stands alone) in --json.
 GAMES_DROPS = ("seats", "deal", "winner")
 
 
