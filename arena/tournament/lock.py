@@ -56,3 +56,19 @@ def run_lock(name: str, results_dir: str | Path) -> Iterator[Path]:
         yield path
     finally:
         os.close(fd)  # releases the lock
+
+
+def is_running(name: str, results_dir: str | Path) -> bool:
+    """Whether a run holds tournament ``name``'s lock now. A probe that writes nothing: a reader
+    asks before upgrading an old store's file, which a run of an older arena may be writing."""
+    try:
+        fd = os.open(lock_path(name, results_dir), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False    # no lock file: no run has ever held it
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)    # releases the probe's shared lock at once
+    return False

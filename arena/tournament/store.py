@@ -60,6 +60,7 @@ from arena.tournament.errors import (
     ConfigChangedError, DuplicateGameError, RecordError, StoreError, StoreWriteError,
 )
 from arena.tournament.growth import Growth, StoredSetup, judge
+from arena.tournament.lock import is_running
 from arena.tournament.records import GameRecord
 from arena.tournament.schedule import (DEAL_SCHEMES, DEALS_BY_NAME, DEALS_BY_VERSION, LAYOUTS,
                                        ROUNDS_FIRST, TABLES_FIRST)
@@ -235,10 +236,12 @@ class Store:
         except BaseException:
             store.close()
             raise
-        if store._old_schema:
+        # upgrade it, once, if it can be written and no run is writing it now: a run of an older
+        # arena would go on writing the old schema's games into the upgraded file
+        if store._old_schema and not is_running(path.stem, path.parent):
             store.close()
             with contextlib.suppress(StoreError):
-                cls.open(path, create=False).close()    # upgrade it, once, if it can be written
+                cls.open(path, create=False).close()
             store = cls(_connect(path, readonly), path, readonly)
             store._prepare(readonly)
         return store
@@ -781,32 +784,43 @@ class Store:
 
     def _upgrade(self) -> None:
         """An older schema -> this one. The new tables are created by now and the new columns
-        are added (a game stored before has no thinking time: NULL, counted as none); schema 1
-        gets its whole summary from the stored games, schema 2 the seats' counts of the games
-        its summary holds (a stale summary is rebuilt, seats and all, when it is next read)."""
+        are added (a game stored before has no thinking time: NULL, counted as none); faulty
+        games get schema 5's winners. Schema 1, and any store where that changed a winner, gets
+        its whole summary from the stored games; schema 2 the seats' counts of the games its
+        summary holds (a stale summary is rebuilt, seats and all, when it is next read)."""
         with self._transaction("upgrade the store (computing the rankings of its games once)"):
             for table, column, kind in _ADDED_COLUMNS:
                 if column not in self._table_columns(table):
                     self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             meta = self._meta()
             rewon = self._rewin_faulty_games()
-            if meta["schema_version"] == "1":
-                self._save_summary(self._summarise(self._light_games(0)), everything=True)
+            if meta["schema_version"] == "1" or rewon:
+                self._summarise_anew()
             elif meta["schema_version"] == "2" and "summary_next" in meta:
                 seats = SeatTally()
                 seats.add_many(self._light_games(0, int(meta["summary_next"])))
                 self._save_seats(seats.changes())
-            if rewon and meta["schema_version"] != "1":  # its wins changed: rebuilt when next read
-                self._conn.execute(f"DELETE FROM meta WHERE key IN {_SUMMARY_META}")
             self._conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                                (str(SCHEMA_VERSION),))
+
+    def _summarise_anew(self) -> None:
+        """Inside a transaction: the whole summary from the stored games; with a game that
+        cannot be read, none (stale: rebuilt at a read once arena verify --drop removed it)."""
+        try:
+            self._save_summary(self._summarise(self._light_games(0)), everything=True)
+        except StoreError:
+            self._conn.execute(f"DELETE FROM meta WHERE key IN {_SUMMARY_META}")
 
     def _rewin_faulty_games(self) -> int:
         """Inside the upgrade: schema 5's winner for every stored game with a fault
         (:func:`_rewon`); how many changed."""
         sql = f"SELECT {self._columns} FROM games WHERE faults != '[]' ORDER BY game_id"
         changed = []
-        for record, _ in self._rows(sql, ()):
+        for row in self._raw_rows(sql, ()):
+            try:
+                record = _record_from_row(row)
+            except (RecordError, json.JSONDecodeError):
+                continue   # left as it is, for arena verify to name and --drop to remove
             rewon = _rewon(record)
             if rewon is not record:
                 changed.append((rewon.winner, rewon.winner_bot, rewon.game_id))

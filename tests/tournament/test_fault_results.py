@@ -5,6 +5,7 @@ written."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections import Counter
 
 import pytest
@@ -14,6 +15,7 @@ from arena.engine.outcome import OutcomeReason
 from arena.play.referee import faulty_last
 from arena.tournament.ratings import rank_store
 from arena.tournament.records import GameRecord
+from arena.tournament.lock import run_lock
 from arena.tournament.store import SCHEMA_VERSION, Store
 
 EMPTIED, BLOCKED, CAP = OutcomeReason.EMPTIED, OutcomeReason.BLOCKED, OutcomeReason.CAP
@@ -70,14 +72,52 @@ def test_a_schema_4_store_gives_the_clean_first_seats_their_wins_on_first_open(t
     records = faulty_records()
     path = tmp_path / "old.sqlite"
     schema_4_store(path, records)
-    with Store.open(path) as store:
+    with Store.open(path, readonly=True) as store:   # arena rankings: upgraded through a writer
         stored = list(store.games(moves=False))
         table = rank_store(store)
     assert stored_schema(path) == str(SCHEMA_VERSION)
     assert [(r.game_id, r.winner) for r in stored] == [(r.game_id, r.winner) for r in records]
     assert {s.bot: s.stats.wins for s in table.standings} == wins(records)
+    raw = sqlite3.connect(path)   # kept in the file: readers do not rate every game again
+    assert raw.execute("SELECT value FROM meta WHERE key = 'summary_next'").fetchone() == (str(len(records)),)
+    raw.close()
     with Store.open(path) as again:   # done once: the file holds it now
         assert {s.bot: s.stats.wins for s in rank_store(again).standings} == wins(records)
+
+
+def test_an_unreadable_faulty_game_does_not_stop_the_upgrade(tmp_path) -> None:
+    """arena verify --drop opens the store for writing to remove a broken row: the upgrade must
+    not fail on it (the row is left for verify to name), and the other games are re-won."""
+    records = faulty_records()
+    path = tmp_path / "old.sqlite"
+    schema_4_store(path, records)
+    broken = next(r.game_id for r in records if r.faults)
+    raw = sqlite3.connect(path)
+    with raw:
+        raw.execute("UPDATE games SET places = 'not json' WHERE game_id = ?", (broken,))
+    raw.close()
+    with Store.open(path) as store:
+        read = dict(store.games_as_read())
+    assert stored_schema(path) == str(SCHEMA_VERSION)
+    assert "cannot read stored game" in str(read.pop(broken))
+    assert {gid: r.winner for gid, r in read.items()} == {r.game_id: r.winner for r in records
+                                                          if r.game_id != broken}
+
+
+def test_a_store_a_run_is_writing_is_read_with_the_new_winners_but_not_upgraded(tmp_path) -> None:
+    """A run of an older arena may be writing the file: a reader then leaves its schema alone
+    (the run would go on writing old-rule games into an upgraded file) and reads it as it is;
+    once the run is over, the next reader upgrades it."""
+    records = faulty_records()
+    path = tmp_path / "demo.sqlite"
+    schema_4_store(path, records)
+    with run_lock("demo", tmp_path):
+        with Store.open(path, readonly=True) as store:
+            assert [r.winner for r in store.games(moves=False)] == [r.winner for r in records]
+        assert stored_schema(path) == "4"
+    with Store.open(path, readonly=True) as store:
+        assert {s.bot: s.stats.wins for s in rank_store(store).standings} == wins(records)
+    assert stored_schema(path) == str(SCHEMA_VERSION)
 
 
 def test_a_schema_4_store_that_cannot_be_written_is_read_with_the_same_winners(
