@@ -23,6 +23,7 @@ from pathlib import Path
 
 from arena.engine.actions import Pass, Play
 from arena.engine.cards import SUITS
+from arena.engine.effects import apply_penalties, live_cards
 from arena.engine.game import Event, Game
 from arena.engine.rules import RuleSet, build_rules
 from arena.settings import did_you_mean
@@ -157,12 +158,23 @@ def replay_moves(game: Game, moves: Iterable[str]) -> Iterator[Step]:
     """
     for index, text in enumerate(moves, 1):
         before = _Before.of(game)
+        pre = game.copy() if game.pending_kind is not None else None  # for what a cancel leaves
         game.apply(text)
         event = game.history[-1]
-        yield Step(index, before.seat, str(event.action), event.drew, _effects(before, game, event))
+        yield Step(index, before.seat, str(event.action), event.drew,
+                   _effects(before, game, event, pre))
 
 
-def _effects(before: _Before, game: Game, event: Event) -> tuple[Effect, ...]:
+def _owed(pre: Game | None, play: Play) -> int:
+    """The cards a play that cancelled part of a penalty leaves its player to draw at once (S8,
+    B3), as the engine counts them on ``pre``, a copy of the game before the play; its other
+    draws (a missed last-card call, an ace finish) are not the penalty's."""
+    if pre is None:
+        return 0
+    return apply_penalties(pre, live_cards(pre.rules, play.roles or play.cards))[1]
+
+
+def _effects(before: _Before, game: Game, event: Event, pre: Game | None) -> tuple[Effect, ...]:
     """What the move did, in the order it happened (G3: penalties, then table effects)."""
     action = event.action
     effects: list[Effect] = []
@@ -176,21 +188,21 @@ def _effects(before: _Before, game: Game, event: Event) -> tuple[Effect, ...]:
         if type(action) is Pass and before.pending_skip:
             effects.append(Effect(EffectKind.SKIP_TAKEN))
     else:
-        effects += _play_effects(before, game, play, event.drew)
+        effects += _play_effects(before, game, play, _owed(pre, play))
     laid = len(play.cards) if play is not None else 0
     if len(game.discard) < before.discard + laid:
         effects.append(Effect(EffectKind.RECYCLE))
     return tuple(effects)
 
 
-def _play_effects(before: _Before, game: Game, play: Play, drew: int) -> list[Effect]:
+def _play_effects(before: _Before, game: Game, play: Play, owed: int) -> list[Effect]:
     effects: list[Effect] = []
     seat = before.seat
     base = before.pending_amount
     if before.pending_kind is not None and (game.pending_kind is None or game.pending_amount < base):
-        # S8: what the answer left of the penalty, its player drew at once (``total``: the
-        # cards it took off, all of them unless some were drawn)
-        taken_off = base - drew if game.pending_kind is None else base
+        # S8: what the answer left of the penalty, its player draws at once (``total``: the
+        # cards it took off)
+        taken_off = base - owed
         effects.append(Effect(EffectKind.CANCEL, amount=base, total=taken_off, word=before.pending_kind))
         base = 0
     if game.pending_kind is not None and game.pending_amount > base:
