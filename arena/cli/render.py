@@ -1428,7 +1428,7 @@ def render_report(console: Console, report: RunReport, home: Path | None = None,
     for bot, reason in sorted(report.disqualified.items()):
         notice = disqualification_notice(bot, reason)
         if notice not in shown:
-            console.print(f"[bold red]{escape(notice)}[/]")
+            console.print(f"[bold red]{escape(inert(notice))}[/]")
     # short lines: the summary must not wrap in an 80-column terminal
     console.print(f"{report.tournament}: {report.stored} of {report.total} games stored; "
                   f"this run played {report.played} in {report.elapsed:.1f}s")

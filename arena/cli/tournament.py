@@ -27,7 +27,7 @@ from arena.cli.app import app, console, emit, fail, handles_errors, warn
 from arena.cli.options import home_option, progress_every_option, trusted_option, workspace_of
 from arena.cli.pacing import PlainLines
 from arena.cli.render import (
-    progress_line, progress_view, render_games, render_head_to_head, render_rankings, render_report,
+    inert, progress_line, progress_view, render_games, render_head_to_head, render_rankings, render_report,
     render_verification, resume_command,
 )
 from arena.errors import ConfigError
@@ -167,10 +167,10 @@ class _Display:
         """The runner's progress callback."""
         self.latest = progress
         if progress.notice and self.live is not None:
-            self.live.console.print(f"[bold red]{escape(progress.notice)}[/]")  # a bot wrote the reason
+            self.live.console.print(f"[bold red]{escape(inert(progress.notice))}[/]")  # a bot wrote the reason
             self.shown.append(progress.notice)
         elif progress.notice and self.lines is not None:
-            self.lines.notice(progress.notice)
+            self.lines.notice(inert(progress.notice))
             self.shown.append(progress.notice)
         if self.lines is not None:
             self.lines.progress(progress.done, lambda: progress_line(progress))

@@ -38,7 +38,7 @@ from arena.errors import ArenaError
 from arena.engine import game as engine_game
 from arena.engine.game import Game
 from arena.engine.playout import informed_playout, random_playout
-from arena.engine.outcome import OutcomeReason
+from arena.engine.outcome import OutcomeReason, winner_of
 from arena.engine.rules import RuleSet
 from arena.play.faults import Fault, FaultCode
 from arena.play.referee import BotClient, Referee
@@ -415,7 +415,7 @@ def _synthetic(game: ScheduledGame, skills: dict[str, float], rng: random.Random
     places = [tuple(s for s, p in enumerate(perf) if p == level and s != faulty) for level in order]
     if faulty is not None:
         places.append((faulty,))
-    winner = places[0][0] if len(places[0]) == 1 else None
+    winner = winner_of(tuple(places), OutcomeReason.EMPTIED)
     faults = () if faulty is None else (Fault(faulty, game.table[faulty], FaultCode.TIMEOUT, "slow"),)
     return GameRecord(game.game_id, game.deal_id, game.table, game.deal_seed, tuple(places),
                       winner, OutcomeReason.EMPTIED, 40, 0.01, faults)

@@ -68,7 +68,7 @@ MARKUP_BREAKER = """\
 class Bot:
     def act(self, observation):
         if len(observation.hand) < 6:   # past the checks' first move: it faults in play
-            raise RuntimeError("[/] [bold]no move")
+            raise RuntimeError("[/] [bold]no\x1b[2J move")
         return observation.legal_actions()[0]
 """
 
@@ -78,7 +78,7 @@ def test_a_disqualification_is_shown_once_and_as_the_bot_wrote_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, terminal: bool) -> None:
     """Announced live, the disqualification is not repeated by the run's report (it was, once
     wrapped and cut short); its reason, the bot's own text, is shown literally: "[/]" is not
-    rich markup to close. A resume, which announces nothing live, still reports it once."""
+    rich markup to close, and an escape sequence is shown as text, not sent to the terminal. A resume, which announces nothing live, still reports it once."""
     (tmp_path / "breaker.py").write_text(MARKUP_BREAKER)
     (tmp_path / "dq.yaml").write_text(f"name: dq\nseats: 2\nbots: [greedy, {tmp_path / 'breaker.py'}]\n"
                                       "rounds: 3\nseed: 1\n")
@@ -89,10 +89,12 @@ def test_a_disqualification_is_shown_once_and_as_the_bot_wrote_it(
     for _ in range(2):   # the run, then a resume with nothing left to play
         result = invoke(tmp_path, "run", str(tmp_path / "dq.yaml"), "--workers", "1", columns=1000)
         assert result.exit_code == 0, result.output
-        shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue() if terminal else result.stdout)
+        raw = screen.getvalue() if terminal else result.stdout
+        assert "\x1b[2J" not in raw   # the bot's escape sequence is shown, not obeyed
+        shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", raw)
         told = [line for line in shown.splitlines() if "is disqualified" in line]
         assert len(told) == 1, shown
-        assert 'RuntimeError: [/] [bold]no move' in told[0] and told[0].endswith(
+        assert 'RuntimeError: [/] [bold]no\\x1b[2J move' in told[0] and told[0].endswith(
             "its remaining games are played by its fallback, placed last")
         screen.seek(0)
         screen.truncate()
