@@ -835,10 +835,13 @@ def render_duel(console: Console, result: DuelResult) -> None:
                 _ms_text(t.ms_per_move)] for t in result.tallies]
     headers = ["seats", "games", "wins", "win rate", "par", "faults", "ms/move"]
     scores = _field_scores(result) if result.deals and len(result.tallies) > 2 else None
-    room = min(_name_room(console, headers, tallies),
+    # the faults cell may wrap (several codes): it keeps room for the longest, "TIMEOUT 120,"
+    budget = [[*row[:5], row[5][:FAULTS_ROOM], row[6]] for row in tallies]
+    room = min(_name_room(console, headers, budget),
                _name_room(console, FIELD_HEADERS, scores) if scores else console.width)
     names = short_names([t.name for t in result.tallies], max(room, NAME_FLOOR))
-    console.print(_duel_table(title, headers, [names[t.name] for t in result.tallies], tallies))
+    console.print(_duel_table(title, headers, [names[t.name] for t in result.tallies], tallies,
+                              wraps="faults"))
     if not result.deals:
         console.print("no deal was played in every seating: no score (play more games)")
     elif scores is None:
@@ -855,6 +858,7 @@ def render_duel(console: Console, result: DuelResult) -> None:
 
 
 FIELD_HEADERS = ["score [95%]", "Elo [95%]", "LOS"]
+FAULTS_ROOM = 12  # a duel's faults cell wraps at its commas within this many cells
 
 
 def _name_room(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> int:
@@ -865,12 +869,13 @@ def _name_room(console: Console, headers: Sequence[str], rows: Sequence[Sequence
 
 
 def _duel_table(title: str, headers: Sequence[str], names: Sequence[str],
-                rows: Sequence[Sequence[str]], left_title: bool = False) -> Table:
-    """A boxed table of bots (``names``, already cut to fit) and their ``rows``; no cell wraps."""
+                rows: Sequence[Sequence[str]], left_title: bool = False, wraps: str = "") -> Table:
+    """A boxed table of bots (``names``, already cut to fit) and their ``rows``; no cell wraps
+    but the column ``wraps`` names."""
     table = Table(title=title, title_justify="left" if left_title else "center")
     table.add_column("bot", justify="left", no_wrap=True)
     for header in headers:
-        table.add_column(header, justify="right", no_wrap=True)
+        table.add_column(header, justify="right", no_wrap=header != wraps)
     for name, row in zip(names, rows):
         table.add_row(Text(name), *row)
     return table

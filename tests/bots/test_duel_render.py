@@ -100,6 +100,26 @@ def test_a_long_name_is_cut_in_the_middle_in_both_tables_and_shown_whole_once() 
     assert lines.count(f"{cut} = {long}") == 1
 
 
+def test_many_fault_codes_wrap_in_their_cell_and_every_number_stays_whole() -> None:
+    """A bot with four kinds of fault: its faults cell wraps at the commas; the name is cut in
+    the middle (and shown whole below), and no count or rate is cut to an ellipsis."""
+    pairs = Pentanomial((5, 0, 17, 0, 20))
+    score = pairs.estimate()
+    mirrored = Estimate(score.units, 2, 1 - score.score, score.variance)
+    faults = Counter({"CRASH": 3, "ILLEGAL": 14, "INVALID": 1, "TIMEOUT": 120})
+    tallies = [BotTally("mine-with-a-long-name-v2", 1, 84, 57, faults, score=score),
+               BotTally("heuristic", 1, 84, 27, score=mirrored)]
+    lines = drawn(DuelResult("switch", 2, 84, 0, tallies, 1, (), 2000, 42, pairs))
+    assert max(map(len, lines)) <= 80
+    row = next(line for line in lines if "67.9%" in line)
+    cells = [cell.strip() for cell in row.split("│")[1:-1]]
+    assert cells[1:6] == ["1", "84", "57", "67.9%", "50.0%"] and "…" in cells[0]
+    table = "\n".join(lines)
+    for code in ("CRASH 3,", "ILLEGAL 14,", "INVALID 1,", "TIMEOUT 120"):
+        assert code in table
+    assert f"{cells[0]} = mine-with-a-long-name-v2" in lines
+
+
 def test_no_complete_deal_means_no_score() -> None:
     tallies = [BotTally("greedy", 1, 1, 1), BotTally("random", 1, 1, 0)]
     lines = drawn(DuelResult("switch", 2, 1, 0, tallies, 1, (), 1, 0, Pentanomial()))
