@@ -137,9 +137,10 @@ def _parse_play(text: str, tokens: list[str], announce: bool) -> Play:
     call = None
     last = len(tokens) - 1
     if any(t.startswith("=") or (t.endswith("=") and i < last) for i, t in enumerate(tokens)):
-        spaced = re.sub(r"\s*=\s*", "=", " ".join(text.split()))
+        glued = re.sub(r"\s*=\s*", "=", " ".join(text.split()))
+        example = f" ({glued!r})" if _reads(glued) else ""
         raise InvalidActionError(f"cannot read action {text!r}: a suit call is written without "
-                                 f"spaces around '=' ({spaced!r})")
+                                 f"spaces around '='{example}")
     for i, token in enumerate(tokens):
         if "=" in token:
             if i != len(tokens) - 1:
@@ -151,6 +152,15 @@ def _parse_play(text: str, tokens: list[str], announce: bool) -> Play:
         roles.append(role)
     has_joker = any(c >= 52 for c in cards)
     return Play(tuple(cards), call, tuple(roles) if has_joker else (), announce)
+
+
+def _reads(text: str) -> bool:
+    """Whether ``text`` is a readable action (a suggestion is offered only then)."""
+    try:
+        _parse(text)
+    except (InvalidActionError, InvalidCardError):
+        return False
+    return True
 
 
 def _parse_token(text: str, token: str) -> tuple[Card, Card]:

@@ -199,7 +199,8 @@ class Session:
             return outcome
         places, winner = faulty_last(outcome.places, outcome.winner, set(self.faults),
                                      outcome.reason)
-        return dataclasses.replace(outcome, places=places, winner=winner)
+        return dataclasses.replace(outcome, status="drawn" if winner is None else "won",
+                                   places=places, winner=winner)
 
     def move(self, choice: str) -> Played:
         """Play the person's ``choice``: a number of the legal moves' list (1-based) or an

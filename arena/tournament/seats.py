@@ -3,8 +3,8 @@
 A rule set may favour a seat: in a single hand seat 0 moves first (RULINGS G9), and a preset's
 powers can help or hurt whoever sits next. A seat's *win rate* is the share of the games it won
 (the record's ``winner``); a seat no better placed than the others wins its *fair share*, one
-game in ``seats``. Drawn games (a blocked tie, the decision cap) are won from no seat, so the
-rates add up to one less the share of draws.
+game in ``seats``. Drawn games (a tie for first place among the clean seats, the decision
+cap) are won from no seat, so the rates add up to one less the share of draws.
 
 The intervals are 95% Wilson score intervals (:func:`~arena.tournament.stats.wilson_interval`)
 with the *deal* as the unit, not the game: every seating of a duplicate deal deals each seat

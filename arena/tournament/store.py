@@ -69,7 +69,8 @@ from arena.tournament.skill import RatingSettings
 from arena.tournament.stats import BotSums
 from arena.tournament.summary import BotRow, Summary, SummaryRows
 
-# 4: each seat's thinking time too; 3: the seats' counts; 2: the summary tables; 1: games only
+# 5: a faulty seat's game won by the clean seat placed first; 4: each seat's thinking time
+# too; 3: the seats' counts; 2: the summary tables; 1: games only
 SCHEMA_VERSION = 5
 OLD_SCHEMAS = ("1", "2", "3", "4")    # read, and upgraded
 

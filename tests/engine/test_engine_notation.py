@@ -109,6 +109,13 @@ def test_a_spaced_suit_call_is_answered_with_how_to_write_it(text, written):
     assert str(Action.parse(written)) == written   # the suggestion reads back as written
 
 
+@pytest.mark.parametrize("text", ["X = D", "AS ==D", "AS ="])
+def test_a_spaced_call_that_would_still_be_wrong_gets_no_suggestion(text):
+    """The hint offers a glued form only when that form reads: 'X=D' or 'AS==D' would not."""
+    with pytest.raises(InvalidActionError, match="without spaces around '='$"):
+        Action.parse(text)
+
+
 def test_a_non_text_action_is_invalid():
     """Only text parses."""
     with pytest.raises(InvalidActionError):
