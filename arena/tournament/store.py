@@ -36,7 +36,9 @@ sums), which the rankings read instead of re-rating every game.
   and schema 3 only the new columns, its games counting as untimed: their ratings are kept as
   they are. Every old schema's games with a fault get the winner their places give
   (:func:`_rewon`; the places, and so the ratings, are unchanged), and a store where that
-  changed a winner has its summary rebuilt once, at its next read.
+  changed a winner gets its whole summary again from its games, in the upgrade. A reader leaves
+  the file as it is while the tournament's run lock is held (a run of an older arena may be
+  writing it) and reads it with the new winners.
 
 Only one process (the parent) should write; readers (``arena rankings`` during a run) are fine.
 """
