@@ -1418,6 +1418,12 @@ def leaders_table(progress: Progress, width: int = 80) -> RenderableType:
     return Group(title, _table([kept[0], bots, *kept[1:]], styles))
 
 
+def notice_markup(notice: str) -> str:
+    """A run's notice (a disqualification, whose reason a bot wrote) as rich markup: bold red,
+    its text shown literally and inert."""
+    return f"[bold red]{escape(inert(notice))}[/]"
+
+
 def render_report(console: Console, report: RunReport, home: Path | None = None,
                   shown: Sequence[str] = ()) -> None:
     """One summary line of a finished (or stopped) run, each disqualification not ``shown``
@@ -1433,7 +1439,7 @@ def render_report(console: Console, report: RunReport, home: Path | None = None,
     for bot, reason in sorted(report.disqualified.items()):
         notice = disqualification_notice(bot, reason)
         if notice not in shown:
-            console.print(f"[bold red]{escape(inert(notice))}[/]")
+            console.print(notice_markup(notice))
     # short lines: the summary must not wrap in an 80-column terminal
     console.print(f"{report.tournament}: {report.stored} of {report.total} games stored; "
                   f"this run played {report.played} in {report.elapsed:.1f}s")

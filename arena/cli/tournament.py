@@ -21,14 +21,13 @@ from typing import Optional
 import typer
 from rich.console import RenderableType
 from rich.live import Live
-from rich.markup import escape
 
 from arena.cli.app import app, console, emit, fail, handles_errors, warn
 from arena.cli.options import home_option, progress_every_option, trusted_option, workspace_of
 from arena.cli.pacing import PlainLines
 from arena.cli.render import (
-    inert, progress_line, progress_view, render_games, render_head_to_head, render_rankings, render_report,
-    render_verification, resume_command,
+    inert, notice_markup, progress_line, progress_view, render_games, render_head_to_head,
+    render_rankings, render_report, render_verification, resume_command,
 )
 from arena.errors import ConfigError
 from arena.tournament.address import parse_cluster
@@ -167,7 +166,7 @@ class _Display:
         """The runner's progress callback."""
         self.latest = progress
         if progress.notice and self.live is not None:
-            self.live.console.print(f"[bold red]{escape(inert(progress.notice))}[/]")  # a bot wrote the reason
+            self.live.console.print(notice_markup(progress.notice))
             self.shown.append(progress.notice)
         elif progress.notice and self.lines is not None:
             self.lines.notice(inert(progress.notice))

@@ -143,7 +143,7 @@ def _parse_play(text: str, tokens: list[str], announce: bool) -> Play:
                                  f"spaces around '='{example}")
     for i, token in enumerate(tokens):
         if "=" in token:
-            if i != len(tokens) - 1:
+            if i != last:
                 raise InvalidActionError(f"cannot read action {text!r}: a suit call ends the play")
             token, suit = token.split("=", 1)
             call = parse_suit(suit)

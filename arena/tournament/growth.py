@@ -139,8 +139,9 @@ def judge(stored: StoredSetup, config: TournamentConfig, rules_snapshot: Mapping
     """Compare the stored tournament with ``config`` (its seed settled), its rule settings and
     its bots' versions (see the module docstring)."""
     refusals = []
-    if _dumps(_game_of(stored.rules_snapshot)) != _dumps(_game_of(rules_snapshot)):
-        refusals.append(_rules_change(_game_of(stored.rules_snapshot), _game_of(rules_snapshot)))
+    old_game, new_game = _game_of(stored.rules_snapshot), _game_of(rules_snapshot)
+    if _dumps(old_game) != _dumps(new_game):
+        refusals.append(_rules_change(old_game, new_game))
     changed = {bot: (old, versions[bot]) for bot, old in stored.versions.items()
                if bot in versions and versions[bot] != old}
     same_config = stored.config_hash == config.config_hash

@@ -165,12 +165,10 @@ def replay_moves(game: Game, moves: Iterable[str]) -> Iterator[Step]:
                    _effects(before, game, event, pre))
 
 
-def _owed(pre: Game | None, play: Play) -> int:
+def _owed(pre: Game, play: Play) -> int:
     """The cards a play that cancelled part of a penalty leaves its player to draw at once (S8,
     B3), as the engine counts them on ``pre``, a copy of the game before the play; its other
     draws (a missed last-card call, an ace finish) are not the penalty's."""
-    if pre is None:
-        return 0
     return apply_penalties(pre, live_cards(pre.rules, play.roles or play.cards))[1]
 
 
@@ -188,21 +186,22 @@ def _effects(before: _Before, game: Game, event: Event, pre: Game | None) -> tup
         if type(action) is Pass and before.pending_skip:
             effects.append(Effect(EffectKind.SKIP_TAKEN))
     else:
-        effects += _play_effects(before, game, play, _owed(pre, play))
+        effects += _play_effects(before, game, play, pre)
     laid = len(play.cards) if play is not None else 0
     if len(game.discard) < before.discard + laid:
         effects.append(Effect(EffectKind.RECYCLE))
     return tuple(effects)
 
 
-def _play_effects(before: _Before, game: Game, play: Play, owed: int) -> list[Effect]:
+def _play_effects(before: _Before, game: Game, play: Play, pre: Game | None) -> list[Effect]:
     effects: list[Effect] = []
     seat = before.seat
     base = before.pending_amount
     if before.pending_kind is not None and (game.pending_kind is None or game.pending_amount < base):
         # S8: what the answer left of the penalty, its player draws at once (``total``: the
-        # cards it took off)
-        taken_off = base - owed
+        # cards it took off); asked of the engine only here, where a cancel happened
+        assert pre is not None  # copied whenever a penalty was pending
+        taken_off = base - _owed(pre, play)
         effects.append(Effect(EffectKind.CANCEL, amount=base, total=taken_off, word=before.pending_kind))
         base = 0
     if game.pending_kind is not None and game.pending_amount > base:
