@@ -138,7 +138,8 @@ def _parse_play(text: str, tokens: list[str], announce: bool) -> Play:
     last = len(tokens) - 1
     if any(t.startswith("=") or (t.endswith("=") and i < last) for i, t in enumerate(tokens)):
         glued = re.sub(r"\s*=\s*", "=", " ".join(text.split()))
-        example = f" ({glued!r})" if _reads(glued) else ""
+        # the glued form is itself checked only when it differs, so it never reaches this again
+        example = f" ({glued!r})" if glued != text and _reads(glued) else ""
         raise InvalidActionError(f"cannot read action {text!r}: a suit call is written without "
                                  f"spaces around '='{example}")
     for i, token in enumerate(tokens):

@@ -109,9 +109,11 @@ def test_a_spaced_suit_call_is_answered_with_how_to_write_it(text, written):
     assert str(Action.parse(written)) == written   # the suggestion reads back as written
 
 
-@pytest.mark.parametrize("text", ["X = D", "AS ==D", "AS ="])
+@pytest.mark.parametrize("text", ["X = D", "AS ==D", "AS =", "=D", "=", "= D", "=AS", "AS =D =C"])
 def test_a_spaced_call_that_would_still_be_wrong_gets_no_suggestion(text):
-    """The hint offers a glued form only when that form reads: 'X=D' or 'AS==D' would not."""
+    """The hint offers a glued form only when that form reads: 'X=D' or 'AS==D' would not, and a
+    move that starts with '=' (a bot's reply, a typo at the table) is refused, not parsed again
+    and again until Python's recursion limit."""
     with pytest.raises(InvalidActionError, match="without spaces around '='$"):
         Action.parse(text)
 
