@@ -25,6 +25,7 @@ from typer.core import TyperGroup
 
 import arena
 from arena.errors import ArenaError
+from arena.play.faults import inert
 
 USAGE_STATUS = 64
 
@@ -162,7 +163,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
     """Print one error line on stderr and exit with ``code`` (the status alone when stderr
     cannot take the line either)."""
     try:
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {inert(message)}", file=sys.stderr)
     except OSError:
         pass
     raise typer.Exit(code)
@@ -170,7 +171,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 def warn(message: str) -> None:
     """Print one warning line on stderr; the command goes on."""
-    print(f"warning: {message}", file=sys.stderr)
+    print(f"warning: {inert(message)}", file=sys.stderr)
 
 
 def handles_errors(command: F) -> F:

@@ -25,7 +25,7 @@ from rich.text import Text
 
 from arena.services.bench import BenchResult, PlayoutBenchResult, RankingsBenchResult, SandboxBenchResult
 from arena.services.cluster_bench import ClusterBenchResult, project
-from arena.play.faults import storable
+from arena.play.faults import inert
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
 from arena.engine.match import MatchOutcome
@@ -480,7 +480,7 @@ def render_play_news(console: Console, news: Sequence[News], names: Sequence[str
                           + (f": [bold magenta]{effects}[/]" if effects else ""))
         elif isinstance(item, BotFaulted):
             console.print(Text(f"  {seat_label(item.seat, names)} faulted ({item.code}: "
-                               f"{item.detail}); a fallback plays its seat on", style="yellow"))
+                               f"{inert(item.detail)}); a fallback plays its seat on", style="yellow"))
         elif item.target > 1:  # a single hand's end is the game's result, told after it
             console.print(_hand_over_markup(item, names))
 
@@ -664,7 +664,7 @@ def render_verification(console: Console, name: str, checked: Verification, drop
     console.print(Text(f"{name}: {count} of {checked.games} stored games do not replay to their "
                        "stored result with this engine", style="bold yellow"))
     for found in checked.diverging:
-        console.print(Text(f"game {found.game_id}: {found.detail}"))
+        console.print(Text(f"game {found.game_id}: {inert(found.detail)}"))
     if dropped:
         console.print(Text(f"{count} games taken out of the store: arena run plays them again "
                            "(the rankings leave them out until then)", style="bold"))
@@ -688,10 +688,6 @@ def render_bench(console: Console, results: list[BenchResult]) -> None:
 
 
 _BUILDS = {"mypyc": "compiled (mypyc)", "python": "pure Python"}  # bench's engine_build()
-
-
-_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
-             if c not in (0x09, 0x0A)}
 
 
 def render_playout_bench(console: Console, timed: PlayoutBenchResult) -> None:
@@ -730,13 +726,6 @@ def render_cluster_bench(console: Console, compared: ClusterBenchResult) -> None
                   f"({compared.writer_ms_per_game:.2f} ms a game + a task per "
                   f"{projected.batch_games} games): [bold]{projected.sustained:,.0f} games/s[/], the "
                   f"writer saturating from {projected.saturating_machines:.1f} machines")
-
-
-def inert(text: str) -> str:
-    """Text from a bot, safe for a terminal: control characters are shown (``\\x1b``), never
-    obeyed, so a bot cannot clear the screen, forge a line or hide text; lone surrogates are
-    shown escaped too."""
-    return storable(text).translate(_CONTROL)
 
 
 def render_sandbox_bench(console: Console, measured: SandboxBenchResult) -> None:
@@ -808,7 +797,7 @@ def _render_bot_options(console: Console, workspace: Workspace, names: list[str]
     grid.add_column(no_wrap=True)
     grid.add_column(overflow="fold")
     for name, text in lines:
-        grid.add_row(Text(f"  {name}"), Text(text))
+        grid.add_row(Text(f"  {name}"), Text(inert(text)))   # a bot's own words
     console.print(grid)
 
 

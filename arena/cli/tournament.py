@@ -26,10 +26,11 @@ from arena.cli.app import app, console, emit, fail, handles_errors, warn
 from arena.cli.options import home_option, progress_every_option, trusted_option, workspace_of
 from arena.cli.pacing import PlainLines
 from arena.cli.render import (
-    inert, notice_markup, progress_line, progress_view, render_games, render_head_to_head,
+    notice_markup, progress_line, progress_view, render_games, render_head_to_head,
     render_rankings, render_report, render_verification, resume_command,
 )
 from arena.errors import ConfigError
+from arena.play.faults import inert
 from arena.tournament.address import parse_cluster
 from arena.tournament.export import ExportFormat, export as export_results, games_json, rankings_json
 from arena.tournament.ratings import rank_store

@@ -41,6 +41,21 @@ def storable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+# Characters a terminal obeys rather than shows: C0 and C1 controls (but tab and newline), DEL,
+# and the bidirectional controls and line separators, which reorder or break the text around
+# them ("Trojan Source"): each is shown as its escape instead.
+_BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029]
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
+            if c not in (0x09, 0x0A)} | {c: f"\\u{c:04x}" for c in _BIDI}
+
+
+def inert(text: str) -> str:
+    """Text from a bot, safe for a terminal and a log file: control characters are shown
+    (``\\x1b``, ``\\u202e``), never obeyed, so a bot cannot clear the screen, forge a line,
+    reorder or hide text; lone surrogates are shown escaped too. Inert text stays as it is."""
+    return storable(text).translate(_CONTROL)
+
+
 class BotFault(ArenaError):
     """A bot failed; ``code`` says how, ``detail`` says what, ``log_tail`` shows its own output.
 

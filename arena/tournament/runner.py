@@ -90,7 +90,7 @@ from typing import Any
 import multiprocessing_logging
 
 from arena.errors import ArenaError, ConfigError
-from arena.play.faults import Fault, FaultCode
+from arena.play.faults import Fault, FaultCode, inert
 from arena.play.referee import seat_seed
 from arena.sandbox import BotSpec, check_isolation
 from arena.sandbox.contract import contract_problem
@@ -315,8 +315,9 @@ def run_tournament(
 
 def disqualification_notice(bot: str, reason: str) -> str:
     """The line that announces a disqualification, live and in the run's report alike (a
-    front end shows it once)."""
-    return f"{bot} is disqualified: {reason}; its remaining games are played by its fallback, placed last"
+    front end shows it once); the reason, which the bot wrote, made inert for the terminal and
+    the log."""
+    return f"{bot} is disqualified: {inert(reason)}; its remaining games are played by its fallback, placed last"
 
 
 def run_plan(
