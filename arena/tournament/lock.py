@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def lock_path(name: str, results_dir: str | Path) -> Path:
 @contextlib.contextmanager
 def run_lock(name: str, results_dir: str | Path) -> Iterator[Path]:
     """Hold tournament ``name``'s lock while the block runs; raise
-    :class:`TournamentBusyError` at once if another process holds it."""
+    :class:`TournamentBusyError` if another run holds it (after :data:`PROBE_GRACE_S`)."""
     path = lock_path(name, results_dir)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -44,9 +45,7 @@ def run_lock(name: str, results_dir: str | Path) -> Iterator[Path]:
     except OSError as exc:
         raise StoreWriteError(f"{path}: cannot open the tournament's lock: {exc.strerror or exc}") from exc
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _take(fd):
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
             by = f"process {holder}" if holder.isdigit() else "another process"
             raise TournamentBusyError(f"tournament {name!r} is already being run by {by} "
@@ -58,9 +57,29 @@ def run_lock(name: str, results_dir: str | Path) -> Iterator[Path]:
         os.close(fd)  # releases the lock
 
 
+# A reader's probe (:func:`is_running`) holds a shared lock for microseconds: a run that finds the
+# lock taken tries again for this long before it calls the tournament busy.
+PROBE_GRACE_S = 0.5
+
+
+def _take(fd: int) -> bool:
+    """Take the exclusive lock, waiting out readers' probes; False if a run holds it."""
+    deadline = time.monotonic() + PROBE_GRACE_S
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+
+
 def is_running(name: str, results_dir: str | Path) -> bool:
     """Whether a run holds tournament ``name``'s lock now. A probe that writes nothing: a reader
-    asks before upgrading an old store's file, which a run of an older arena may be writing."""
+    asks before upgrading an old store's file, which a run of an older arena may be writing.
+    (flock has no test without taking: the probe takes a shared lock for an instant, which a
+    run starting then waits out, see :data:`PROBE_GRACE_S`.)"""
     try:
         fd = os.open(lock_path(name, results_dir), os.O_RDONLY | os.O_CLOEXEC)
     except OSError:

@@ -97,3 +97,34 @@ def _wait_for_games(home: Path, count: int) -> int:
             pass
         time.sleep(0.05)
     raise AssertionError("the first run stored no games")
+
+
+PROBE_SCRIPT = """
+import sys, time
+from arena.tournament.lock import is_running
+deadline = time.monotonic() + float(sys.argv[3])
+while time.monotonic() < deadline:
+    is_running(sys.argv[1], sys.argv[2])
+"""
+
+
+def test_readers_probing_the_lock_never_make_a_run_look_busy(tmp_path: Path) -> None:
+    """A reader of an old store asks whether a run holds the lock before upgrading it (a dashboard
+    polling `arena rankings`): its probe must not make `arena run` or `verify --drop` fail with
+    'already being run'. Before, about one start in ten did, beside a reader in a loop."""
+    (tmp_path / "t.lock").touch()
+    prober = subprocess.Popen([sys.executable, "-c", PROBE_SCRIPT, "t", str(tmp_path), "30"])
+    try:
+        time.sleep(0.3)   # the prober is looping
+        busy = 0
+        for _ in range(1500):
+            try:
+                with run_lock("t", tmp_path):
+                    pass
+            except TournamentBusyError:
+                busy += 1
+        assert prober.poll() is None, "the prober stopped before the starts ended"
+    finally:
+        prober.kill()
+        prober.wait()
+    assert busy == 0
