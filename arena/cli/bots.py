@@ -52,7 +52,7 @@ def duel(
     games: Optional[int] = typer.Option(None, "--games", min=1, show_default=False,
                                         help=f"Games to play (deals x seat rotations; default {DUEL_GAMES}); "
                                              f"with --sprt the most to play (default {SPRT_BUDGET:,})."),
-    seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's; 2 with --sprt)."),
+    seats: Optional[int] = typer.Option(None, "--seats", min=2, help="Seats per game (default: the preset's; 2 with --sprt)."),
     sprt: Optional[Tuple[float, float]] = typer.Option(
         None, "--sprt", metavar="ELO0 ELO1", show_default=False,
         help="Stop once the SPRT of ELO1 against ELO0 decides (two bots at two seats)."),
@@ -77,7 +77,7 @@ def duel(
     rule_set = load_rules(rules_name)
     test = _sprt(sprt, alpha, beta, model)
     if test is not None:
-        seats = seats or 2   # the pentanomial model pairs two seats' games
+        seats = 2 if seats is None else seats   # the pentanomial model pairs two seats' games
         check_sprt(len(specs), seats)
     budget = games or (SPRT_BUDGET if test is not None else DUEL_GAMES)
     check_duel(specs, rule_set, budget, seats)  # refused before a seed is offered for a repeat

@@ -39,7 +39,7 @@ def calibrate(
     copies: int = typer.Option(DEFAULT_COPIES, "--copies", min=2, help="Copies of the bot in each run."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", min=1, help="Games in each run (deals x seat rotations)."),
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="A preset name or a rule-set file."),
-    seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
+    seats: Optional[int] = typer.Option(None, "--seats", min=2, help="Seats per game (default: the preset's)."),
     runs: int = typer.Option(DEFAULT_RUNS, "--runs", min=1, help="Seeded runs (each a tournament of its own)."),
     margin: float = typer.Option(DEFAULT_MARGIN, "--margin",
                                  help="Neighbours this many sigmas of their difference apart count as separated."),

@@ -107,7 +107,7 @@ def bench(
     rules_name: Optional[str] = typer.Option(
         None, "--rules", help="A preset name or a rule-set file (default: switch; openspiel with --peer)."),
     games: int = typer.Option(1000, "--games", min=1, help="Games to play."),
-    seats: Optional[int] = typer.Option(None, "--seats", help="Seats per game (default: the preset's)."),
+    seats: Optional[int] = typer.Option(None, "--seats", min=2, help="Seats per game (default: the preset's)."),
     seed: int = typer.Option(0, "--seed", help="First deal seed."),
     peer: Optional[str] = typer.Option(None, "--peer", help="Also run a peer engine: 'openspiel'."),
     sandbox: bool = typer.Option(False, "--sandbox", help="Every seat a sandboxed random bot process."),
@@ -144,7 +144,7 @@ def bench(
     if peer is not None and peer != "openspiel":
         raise typer.BadParameter("the only peer is 'openspiel'", param_hint="--peer")
     rule_set = load_rules(rules_name or ("openspiel" if peer else "switch"))
-    seat_count = seats or rule_set.seats_default
+    seat_count = rule_set.seats_default if seats is None else seats
     rule_set.check_seats(seat_count)
     if peer is not None:
         openspiel_parameters(rule_set, seat_count)  # the same game, or one line saying why not

@@ -35,7 +35,7 @@ EMPTY_NOTE = "type a move's number or notation (7H, AS=D, draw), h for a hint, q
 @handles_errors
 def play(
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="A preset name or a rule-set file."),
-    seats: Optional[int] = typer.Option(None, "--seats", help="Seats at the table (default: the preset's)."),
+    seats: Optional[int] = typer.Option(None, "--seats", min=2, help="Seats at the table (default: the preset's)."),
     vs: str = typer.Option(DEFAULT_OPPONENT, "--vs", metavar="BOT,...",
                            help="The bots of the other seats, in turn (built-in or registered names, "
                                 "files, or cmd:COMMAND), comma-separated."),

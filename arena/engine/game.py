@@ -158,7 +158,7 @@ class Game:
     def new(cls, rules: RuleSet, seats: int | None = None, seed: int = 0, lead: int = 0) -> Game:
         """Shuffle and deal from ``seed`` (RULINGS S1, C1: starter policy of the rule set);
         ``lead`` is the seat that moves first (G9: seat 0; a match moves it on, F2)."""
-        game = cls(rules, seats or rules.seats_default, seed)
+        game = cls(rules, rules.seats_default if seats is None else seats, seed)
         game._deal()
         game.to_move = game.rng.randrange(game.seats) if rules.first_player == "random" else lead
         if rules.starter_acts:

@@ -99,7 +99,7 @@ class Match:
     @classmethod
     def new(cls, rules: RuleSet, seats: int | None = None, seed: int = 0) -> Match:
         """A match whose first hand is dealt and ready (``match.current``)."""
-        return cls(rules, seats or rules.seats_default, seed)
+        return cls(rules, rules.seats_default if seats is None else seats, seed)
 
     @property
     def is_over(self) -> bool:

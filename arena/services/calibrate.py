@@ -349,7 +349,7 @@ def check_calibration(rules: RuleSet, copies: int, games: int, seats: int | None
 
 def _check_seating(rules: RuleSet, copies: int, seats: int | None) -> int:
     """The seats of a run (``seats``, default the rule set's), checked against the copies."""
-    seat_count = seats or rules.seats_default
+    seat_count = rules.seats_default if seats is None else seats
     rules.check_seats(seat_count)
     if copies < seat_count:
         raise ConfigError(f"{copies} copies cannot each hold one of {seat_count} seats: give at "

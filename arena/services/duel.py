@@ -229,7 +229,7 @@ def duel_plan(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int |
 def check_duel(specs: Sequence[BotSpec], rules: RuleSet, games: int, seats: int | None = None) -> int:
     """The seats a duel of ``specs`` plays at (``seats``, default the rule set's); a duel that
     cannot be played raises :class:`ConfigError` (it is checked before a seed is drawn)."""
-    seat_count = seats or rules.seats_default
+    seat_count = rules.seats_default if seats is None else seats
     rules.check_seats(seat_count)
     _check_specs(specs, seat_count, games)
     return seat_count

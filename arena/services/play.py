@@ -356,7 +356,7 @@ class Table:
     def __init__(self, rules: RuleSet, seat: int, bots: Sequence[BotSpec], seed: int, *,
                  seats: int | None = None, limits: Limits | None = None, trusted: bool = False,
                  advisor: AdvisorFactory | None = None) -> None:
-        count = seats or rules.seats_default
+        count = rules.seats_default if seats is None else seats
         check_table(rules, count, seat)  # before any bot process is started
         if not trusted:
             check_isolation()

@@ -89,6 +89,18 @@ def test_a_command_line_that_cannot_be_parsed_exits_64_not_2(tmp_path: Path, arg
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("command", [
+    ["duel", "random", "greedy", "--games", "2"], ["play", "--vs", "random"], ["calibrate", "random"],
+    ["bench", "--games", "2"],
+])
+def test_a_table_of_no_seats_is_a_usage_error_not_the_presets_default(tmp_path: Path,
+                                                                        command: list[str]) -> None:
+    """`--seats 0` used to mean the preset's default (4 seats) and play on."""
+    result = invoke(tmp_path, *command, "--seats", "0")
+    assert result.exit_code == USAGE_STATUS, result.output
+    assert "--seats" in result.output and "seed:" not in result.output
+
+
 def test_an_illegal_replay_move_keeps_exit_2(tmp_path: Path) -> None:
     position = (REPO / "tournaments" / "sample-position.yaml").read_text()
     path = tmp_path / "position.yaml"

@@ -9,7 +9,7 @@ from engine_helpers import CRAZY_EIGHTS, SWITCH, hand, position, texts, variant
 import pytest
 
 from arena.engine.actions import DRAW, PASS
-from arena.errors import GameOverError, IllegalActionError
+from arena.errors import ArenaError, GameOverError, IllegalActionError
 from arena.engine.game import Game, Pending
 from arena.engine.match import Match
 from arena.engine.outcome import winner_of
@@ -341,3 +341,11 @@ def test_G7_every_outcome_names_the_winner_its_places_give(name):
         assert outcome.winner == winner_of(outcome.places, outcome.reason)
         seen.add((outcome.reason, outcome.winner is None))
     assert any(not drawn for _, drawn in seen)   # the sweep met won games at least
+
+
+@pytest.mark.parametrize("start", [Game.new, Match.new])
+def test_a_table_of_no_seats_is_refused_not_dealt_at_the_presets_default(start) -> None:
+    """`seats=None` means the preset's default; 0 is a table too small, as 1 is."""
+    for seats in (0, 1):
+        with pytest.raises(ArenaError, match="seats"):
+            start(load_rules("switch"), seats)
