@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import math
 import reprlib
+import shlex
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -99,16 +100,17 @@ def file_kind(data: Any) -> str | None:
 
 def refuse_other_kind(data: Any, source: str, expected: str, error: type[Exception]) -> None:
     """A file of another kind given where ``expected`` is due gets one line saying what it is
-    and the command that takes it, not "key 'bots': unknown key"."""
+    and the command that takes it, not "key 'bots': unknown key"; each command follows a colon,
+    ready to copy, its path quoted for the shell."""
     kind = file_kind(data)
     if kind is None or kind == expected:
         return
+    path = shlex.quote(source)
     use = {
-        "tournament": f"run it with 'arena run {source}'",
-        "rule set": f"use it as a tournament's rules ('rules: {source}'), or show it with "
-                    f"'arena rules {source}'",
-        "position": f"replay it with 'arena replay {source}', or step through it with "
-                    f"'arena watch --position {source}'",
+        "tournament": f"run it with: arena run {path}",
+        "rule set": f"name it in a tournament ('rules: {source}'), or show it with: arena rules {path}",
+        "position": f"replay it with: arena replay {path}   (or step through it with: "
+                    f"arena watch --position {path})",
     }[kind]
     raise error(f"{source}: a {kind}, not a {expected}: {use}")
 

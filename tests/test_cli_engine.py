@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -470,3 +471,13 @@ def test_a_narrow_replay_puts_the_effects_under_their_move(tmp_path: Path) -> No
     at = next(i for i, line in enumerate(lines) if "1. seat 0 plays QS" in line)
     assert "swaps" not in lines[at] and lines[at + 1].strip() == "↳ swaps hands with seat 1"
     assert max(len(line) for line in lines) <= 60
+
+
+def test_rules_names_the_cards_no_hand_may_finish_on_card_by_card_where_a_rank_is_split(
+        tmp_path: Path) -> None:
+    """L7's never-finish list may name single cards; "Q" alone would ban QD, which finishes."""
+    mine = write(tmp_path, "base: switch\nfinish: {never_on: [black Q, QH, K]}\n")
+    result = runner.invoke(app, ["rules", str(mine)], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    assert re.search(r"never finish on\s*│ QC QH QS K\s*│", result.output), result.output
+    assert "(with two seats also" not in result.output

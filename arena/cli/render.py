@@ -295,13 +295,10 @@ def _chaining_text(rules: RuleSet) -> str:
 
 
 def _no_finish_text(rules: RuleSet) -> str:
-    """The cards a hand may not be emptied on (L7), if any."""
-    def ranks(cards: frozenset[int]) -> str:
-        return " ".join(sorted({NAMES[c][0] for c in cards}, key="A23456789TJQKX".index))
-
-    text = ranks(rules.no_finish) or "-"
+    """The cards a hand may not be emptied on (L7), if any, by rank where a rank is whole."""
+    text = _card_groups(rules.no_finish, rules.deck_size()) or "-"
     extra = rules.no_finish_two_seats - rules.no_finish
-    return text + (f" (with two seats also {ranks(extra)})" if extra else "")
+    return text + (f" (with two seats also {_card_groups(extra, rules.deck_size())})" if extra else "")
 
 
 def _sets_text(rules: RuleSet) -> str:

@@ -51,7 +51,7 @@ def run(
     cluster: Optional[str] = typer.Option(
         None, "--cluster", metavar="ADDRESS",
         help="Play on a Dask cluster: tcp://HOST:PORT of its scheduler, or local:N to start N "
-             "worker processes here (docs/cluster.md; needs arena\\[cluster])."),
+             "worker processes here (docs/cluster.md; needs dask\\[distributed], the cluster extra)."),
     progress_every: float = progress_every_option(),
     home: Optional[Path] = home_option(),
 ) -> None:

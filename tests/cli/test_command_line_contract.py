@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def test_every_bracket_of_the_help_texts_is_shown(tmp_path: Path) -> None:
                 output = invoke(tmp_path, *path, "--help", columns=1000).stdout
                 assert before + bracket in output and "\\[" not in output, (path, bracket)
                 shown += 1
-    assert shown >= 1   # arena run --cluster: needs arena[cluster]
+    assert shown >= 1   # arena run --cluster: needs dask[distributed]
 
 
 @pytest.mark.parametrize("args", [
@@ -143,25 +144,25 @@ def test_a_mistyped_bot_offers_the_bot(tmp_path: Path) -> None:
                                       REPO / "tournaments" / "switch-no-flush.yaml"])
 def test_a_rule_set_run_as_a_tournament_says_what_it_is(tmp_path: Path, rule_set: Path) -> None:
     line = error_line(invoke(tmp_path, "run", str(rule_set)))
-    assert line == (f"error: {rule_set}: a rule set, not a tournament: use it as a tournament's "
-                    f"rules ('rules: {rule_set}'), or show it with 'arena rules {rule_set}'")
+    assert line == (f"error: {rule_set}: a rule set, not a tournament: name it in a tournament "
+                    f"('rules: {rule_set}'), or show it with: arena rules {rule_set}")
     assert not (tmp_path / "results").exists()
 
 
 def test_a_position_run_as_a_tournament_says_what_it_is(tmp_path: Path) -> None:
     position = REPO / "tournaments" / "sample-position.yaml"
     assert error_line(invoke(tmp_path, "run", str(position))) == (
-        f"error: {position}: a position, not a tournament: replay it with 'arena replay "
-        f"{position}', or step through it with 'arena watch --position {position}'")
+        f"error: {position}: a position, not a tournament: replay it with: arena replay "
+        f"{position}   (or step through it with: arena watch --position {position})")
     assert not (tmp_path / "results").exists()
 
 
 @pytest.mark.parametrize("command, given, words", [
-    (["replay"], "demo.yaml", "a tournament, not a position: run it with 'arena run {}'"),
-    (["watch", "--position"], "demo.yaml", "a tournament, not a position: run it with 'arena run {}'"),
-    (["rules"], "demo.yaml", "a tournament, not a rule set: run it with 'arena run {}'"),
-    (["rules"], "sample-position.yaml", "a position, not a rule set: replay it with 'arena replay {}'"),
-    (["replay"], "switch-no-flush.yaml", "a rule set, not a position: use it as a tournament's rules"),
+    (["replay"], "demo.yaml", "a tournament, not a position: run it with: arena run {}"),
+    (["watch", "--position"], "demo.yaml", "a tournament, not a position: run it with: arena run {}"),
+    (["rules"], "demo.yaml", "a tournament, not a rule set: run it with: arena run {}"),
+    (["rules"], "sample-position.yaml", "a position, not a rule set: replay it with: arena replay {}"),
+    (["replay"], "switch-no-flush.yaml", "a rule set, not a position: name it in a tournament"),
 ])
 def test_each_file_given_to_another_kinds_command_says_what_it_is(
         tmp_path: Path, command: list[str], given: str, words: str) -> None:
@@ -170,6 +171,17 @@ def test_each_file_given_to_another_kinds_command_says_what_it_is(
     path = REPO / "tournaments" / given
     line = error_line(invoke(tmp_path, *command, str(path)))
     assert line.startswith(f"error: {path}: ") and words.format(path) in line
+
+
+@pytest.mark.parametrize("command", [["rules"], ["replay"], ["watch", "--position"]])
+def test_the_command_offered_for_another_kinds_file_runs_as_copied(tmp_path: Path,
+                                                                    command: list[str]) -> None:
+    """A path with a space (or a quote) is quoted for the shell in the command offered."""
+    path = tmp_path / "it's my demo.yaml"
+    path.write_text((REPO / "tournaments" / "demo.yaml").read_text())
+    line = error_line(invoke(tmp_path, *command, str(path)))
+    assert line.startswith(f"error: {path}: a tournament, not a "), line
+    assert shlex.split(line.split("run it with: ", 1)[1]) == ["arena", "run", str(path)]
 
 
 def test_a_tournament_is_found_by_name_in_the_workspace_and_a_typo_is_answered(tmp_path: Path) -> None:
