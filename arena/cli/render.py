@@ -814,7 +814,8 @@ def render_duel(console: Console, result: DuelResult) -> None:
     """The duel's table (games, wins, win rate against par, faults), then the scores: two bots
     head to head (score, Elo, LOS, the pentanomial pairs and the SPRT), more bots each against
     the field; then each faulty bot's first fault with the last lines of its output. A name too
-    long for the width is cut in the middle in both tables and shown whole once below them."""
+    long for the width is cut in the middle in both tables and shown whole once below them; in
+    a narrow console the less needed columns are left out first (:data:`DUEL_DROPS`)."""
     title = f"{result.rules}: {result.games} games, {result.seats} seats, {result.draws} drawn"
     tallies = [[str(t.seats), str(t.games), str(t.wins), f"{t.win_rate:.1%}", f"{result.par(t):.1%}",
                 ", ".join(f"{code} {n}" for code, n in sorted(t.faults.items())) or "-",
@@ -823,19 +824,23 @@ def render_duel(console: Console, result: DuelResult) -> None:
     scores = _field_scores(result) if result.deals and len(result.tallies) > 2 else None
     # the faults cell may wrap (several codes): it keeps room for the longest, "TIMEOUT 120,"
     budget = [[*row[:5], row[5][:FAULTS_ROOM], row[6]] for row in tallies]
-    room = min(_name_room(console, headers, budget),
-               _name_room(console, FIELD_HEADERS, scores) if scores else console.width)
+    longest = max(cell_len(t.name) for t in result.tallies)
+    kept, room = _duel_columns(console, headers, budget, DUEL_DROPS, longest)
+    if scores:
+        kept_scores, score_room = _duel_columns(console, FIELD_HEADERS, scores, FIELD_DROPS, longest)
+        room = min(room, score_room)
     names = short_names([t.name for t in result.tallies], max(room, NAME_FLOOR))
-    console.print(_duel_table(title, headers, [names[t.name] for t in result.tallies], tallies,
-                              wraps="faults"))
+    console.print(_duel_table(title, [headers[i] for i in kept], [names[t.name] for t in result.tallies],
+                              [[row[i] for i in kept] for row in tallies], wraps="faults"))
     if not result.deals:
         console.print("no deal was played in every seating: no score (play more games)")
     elif scores is None:
         _render_head_to_head_score(console, result)
     else:
         console.print(_duel_table(f"score against the field, over {_count(result.deals, 'deal')}",
-                                  FIELD_HEADERS, [names[t.name] for t in result.tallies], scores,
-                                  left_title=True))
+                                  [FIELD_HEADERS[i] for i in kept_scores],
+                                  [names[t.name] for t in result.tallies],
+                                  [[row[i] for i in kept_scores] for row in scores], left_title=True))
     render_names(console, names)
     if result.sprt is not None:
         for line in sprt_lines(result.sprt, result.budget):
@@ -845,6 +850,23 @@ def render_duel(console: Console, result: DuelResult) -> None:
 
 FIELD_HEADERS = ["score [95%]", "Elo [95%]", "LOS"]
 FAULTS_ROOM = 12  # a duel's faults cell wraps at its commas within this many cells
+# the columns a narrow console leaves out, first to last (the Elo says again what the score says)
+DUEL_DROPS = ("ms/move", "par", "seats")
+FIELD_DROPS = ("LOS", "Elo [95%]")
+
+
+def _duel_columns(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]],
+                  drops: Sequence[str], longest: int) -> tuple[list[int], int]:
+    """The columns of a duel table to keep (indices into ``headers``) and the cells they leave
+    the bot names: the fullest set that leaves the names ``NAME_FLOOR`` cells (or the
+    ``longest`` name's, if fewer), leaving out columns in the order of ``drops``; a table any
+    fuller would be squeezed by rich, which cuts a fault code or two names alike."""
+    for count in range(len(drops) + 1):
+        kept = [i for i, header in enumerate(headers) if header not in drops[:count]]
+        room = _name_room(console, [headers[i] for i in kept], [[row[i] for i in kept] for row in rows])
+        if room >= min(longest, NAME_FLOOR):
+            break
+    return kept, room
 
 
 def _name_room(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> int:

@@ -4,6 +4,7 @@ with the end of the bot's output, and the one-line live progress, at 80 and 160 
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 
 import pytest
@@ -118,6 +119,33 @@ def test_many_fault_codes_wrap_in_their_cell_and_every_number_stays_whole() -> N
     for code in ("CRASH 3,", "ILLEGAL 14,", "INVALID 1,", "TIMEOUT 120"):
         assert code in table
     assert f"{cells[0]} = mine-with-a-long-name-v2" in lines
+
+
+@pytest.mark.parametrize("width", [60, 66, 80])
+def test_a_narrow_console_leaves_columns_out_before_it_hides_a_fault_or_merges_two_names(
+        width: int) -> None:
+    """Two long names that differ only at their ends and a faulty bot, narrower than 80
+    columns: before, the faults cell shrank to '…' (or nothing) and both long names read
+    'a_v……' in the score table. Columns go first (ms/move, par, ...), never a fault or a name."""
+    first = "a_very_long_bot_name_from_a_generated_file_alpha_alpha"
+    second = "a_very_long_bot_name_from_a_generated_file_alpha_beta"
+    estimates = [Estimate(10, 3, 0.52, 0.01), Estimate(10, 3, 0.5, 0.01), Estimate(10, 3, 0.48, 0.01)]
+    tallies = [BotTally(name, seats, 30, wins, Counter(faults), score=e, moves_asked=300, think_s=0.3)
+               for (name, seats, wins, faults), e in
+               zip([(first, 1, 11, {}), (second, 1, 10, {}), ("crashy", 1, 9, {"INVALID": 3})], estimates)]
+    lines = drawn(DuelResult("switch", 3, 30, 0, tallies, 1, (), 30, 10), width)
+    assert max(map(len, lines)) <= width
+    table = "\n".join(lines)
+    assert "INVALID 3" in table
+    for title in ("games, 3 seats", "score against the field"):
+        start = next(i for i, line in enumerate(lines) if title in line)
+        rows = [line for line in lines[start:start + 9] if line.startswith("│ a_")]
+        cuts = [row.split("│")[1].strip() for row in rows]
+        assert len(set(cuts)) == 2, (title, cuts)
+        for cut, name in zip(cuts, (first, second)):   # the key below (it may wrap at its '=')
+            assert re.search(rf"^{re.escape(cut)} =\s+{name}$", table, re.MULTILINE), (cut, table)
+        for row in rows:
+            assert all(cell.strip() and "…" not in cell for cell in row.split("│")[2:-1]), row
 
 
 def test_no_complete_deal_means_no_score() -> None:
