@@ -21,6 +21,8 @@ from arena.cli.app import USAGE_STATUS, app, console, fail, handles_errors
 from arena.cli.options import home_option, workspace_of
 from arena.cli.render import WATCH_KEYS, render_watch
 from arena.engine.position import load_position
+from arena.services.play import typed_number
+from arena.settings import show
 from arena.tournament.replay import load_stored_game
 from arena.tournament.watch import Frame, frames
 
@@ -87,10 +89,10 @@ def _move(key: str, at: int, shown: list[Frame]) -> tuple[int, str]:
         return 0, ""
     if key in _END:
         return last, ""
-    if key.isdigit():
-        wanted = int(key)
+    wanted = typed_number(key)
+    if wanted is not None:
         found = [i for i, frame in enumerate(shown) if frame.move == wanted]
         if not found:
             return at, f"no move {wanted}: the game has moves 0..{shown[last].move}"
         return found[0], ""  # the move itself, not the next hand's deal that follows it in a match
-    return at, f"unknown key {key!r}"
+    return at, f"unknown key {show(key)}"

@@ -96,8 +96,10 @@ class Action:
         if len(text) > _CACHED_LENGTH:  # a bot's long text must not fill the referee's cache
             try:
                 return _parse(text)
-            except InvalidCardError as error:
-                raise InvalidActionError(f"cannot read action {text[:80]!r}...: {error}") from None
+            except InvalidCardError as error:   # its card may be the whole text: cut it too
+                reason = str(error)
+                reason = reason if len(reason) <= 100 else reason[:97] + "..."
+                raise InvalidActionError(f"cannot read action {text[:80]!r}...: {reason}") from None
         return _parse_cached(text)
 
 

@@ -39,6 +39,7 @@ from arena.engine.observation import Observation, observe
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
 from arena.errors import ArenaError, ConfigError
+from arena.settings import show
 from arena.play.faults import Fault
 from arena.play.referee import BotClient, Referee, faulty_last, forced_action, seat_seed
 from arena.sandbox import BotSpec, Limits, check_isolation
@@ -212,14 +213,14 @@ class Session:
         if self.is_over or obs.to_move != self.seat:
             raise MoveRefused("it is not your move")
         text = choice.strip()
-        if text.isdigit():
-            number = int(text)
+        number = typed_number(text)
+        if number is not None:
             if not 1 <= number <= len(obs.legal):
                 raise MoveRefused(f"no move {number}: the moves are numbered 1..{len(obs.legal)}")
             text = obs.legal[number - 1]
         reason = obs.illegal_reason(text)
         if reason is not None:
-            raise MoveRefused(f"{text!r} cannot be played: {reason}")
+            raise MoveRefused(f"{show(text)} cannot be played: {reason}")
         return self._apply(action_text(text))
 
     def hint(self) -> Hint:
@@ -330,6 +331,12 @@ class Session:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.close()
+
+
+def typed_number(text: str) -> int | None:
+    """The number a person typed, if ``text`` is one: ASCII digits, at most nine of them ('²'
+    is a digit to Python but no number to ``int``, and a line of digits is no move's number)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
 def check_table(rules: RuleSet, seats: int, seat: int) -> None:

@@ -122,6 +122,19 @@ def test_a_move_that_cannot_be_played_gets_a_note_and_the_same_prompt(tmp_path: 
     assert len(HEADER.findall(out)) == 2
 
 
+def test_a_digit_int_cannot_read_or_a_huge_line_is_refused_in_a_short_note(tmp_path: Path) -> None:
+    """'²' is a digit to str.isdigit() and a line of 5,000 nines is past int()'s limit: both
+    ended the game with a traceback. A line of 3,000 letters was echoed back three times."""
+    seed = seed_where("switch", 2, lambda obs: len(obs.legal) >= 1)
+    keys = "²\n" + "9" * 5000 + "\n" + "x" * 3000 + "\nq\n"
+    result = invoke(tmp_path, "--vs", "greedy", "--seats", "2", "--seed", str(seed), keys=keys)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "'²' cannot be played: cannot read action" in out
+    assert out.count(PLAY_PROMPT) == 4 and "you left the game" in out
+    assert "x" * 100 not in out.replace("\n", "")   # the line is quoted cut short, not whole
+
+
 def test_a_draw_while_a_play_is_legal_is_refused_with_the_rule(tmp_path: Path) -> None:
     seed = seed_where("switch", 2, lambda obs: "draw" not in obs.legal)
     result = invoke(tmp_path, "--vs", "greedy", "--seats", "2", "--seed", str(seed), keys="draw\nq\n")

@@ -94,6 +94,14 @@ def test_a_bad_key_says_so_and_stays_on_the_move(home: Path) -> None:
     assert "no move 999: the game has moves 0.." in result.stdout
 
 
+def test_a_digit_int_cannot_read_is_an_unknown_key_not_a_traceback(home: Path) -> None:
+    result = invoke(home, "watch", "w", "0", keys="²\n" + "9" * 5000 + "\nq\n")
+    assert result.exit_code == 0, result.output
+    assert moves_shown(result.stdout) == [0, 0, 0]
+    assert "unknown key '²'" in result.stdout and "unknown key '999" in result.stdout
+    assert "9" * 100 not in result.stdout.replace("\n", "")
+
+
 def test_the_end_of_input_quits(home: Path) -> None:
     result = invoke(home, "watch", "w", "0", keys="")
     assert result.exit_code == 0 and moves_shown(result.stdout) == [0]
