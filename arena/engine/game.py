@@ -549,6 +549,8 @@ class Game:
         self.history.append(_event(Event, (seat, play, drew, False)))
         self.active_suit = play.call if play.call is not None else SUIT_OF[acting[-1]]
         if not hand:
+            if live:   # G3b, F9: the going-out play's penalty applies to no one
+                self.clear_pending()
             self._win(seat)
             return
         skips = apply_table_effects(self, seat, live) if live else 0

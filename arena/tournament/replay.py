@@ -194,19 +194,9 @@ def _effects(before: _Before, game: Game, event: Event, pre: Game | None) -> tup
 
 
 def _play_effects(before: _Before, game: Game, play: Play, pre: Game | None) -> list[Effect]:
-    effects: list[Effect] = []
     seat = before.seat
-    base = before.pending_amount
-    if before.pending_kind is not None and (game.pending_kind is None or game.pending_amount < base):
-        # S8: what the answer left of the penalty, its player draws at once (``total``: the
-        # cards it took off); asked of the engine only here, where a cancel happened
-        assert pre is not None  # copied whenever a penalty was pending
-        taken_off = base - _owed(pre, play)
-        effects.append(Effect(EffectKind.CANCEL, amount=base, total=taken_off, word=before.pending_kind))
-        base = 0
-    if game.pending_kind is not None and game.pending_amount > base:
-        effects.append(Effect(EffectKind.PICKUP, amount=game.pending_amount - base,
-                              total=game.pending_amount, word=game.pending_kind))
+    # G3b, F9: a play that empties its hand wins, and its penalties apply to no one
+    effects = _penalty_effects(before, game, play, pre) if game.hands[seat] else []
     if play.announce:
         effects.append(Effect(EffectKind.LAST_CARD))
     if play.call is not None and game.active_suit >= 0:
@@ -220,6 +210,23 @@ def _play_effects(before: _Before, game: Game, play: Play, pre: Game | None) -> 
                 if other != seat and hand and hand == mine]
     if game.outcome is None:
         effects += _turn_effects(seat, game)
+    return effects
+
+
+def _penalty_effects(before: _Before, game: Game, play: Play, pre: Game | None) -> list[Effect]:
+    """The pending penalty the play cancelled (part of), and the one it started or raised."""
+    effects = []
+    base = before.pending_amount
+    if before.pending_kind is not None and (game.pending_kind is None or game.pending_amount < base):
+        # S8: what the answer left of the penalty, its player draws at once (``total``: the
+        # cards it took off); asked of the engine only here, where a cancel happened
+        assert pre is not None  # copied whenever a penalty was pending
+        taken_off = base - _owed(pre, play)
+        effects.append(Effect(EffectKind.CANCEL, amount=base, total=taken_off, word=before.pending_kind))
+        base = 0
+    if game.pending_kind is not None and game.pending_amount > base:
+        effects.append(Effect(EffectKind.PICKUP, amount=game.pending_amount - base,
+                              total=game.pending_amount, word=game.pending_kind))
     return effects
 
 

@@ -14,6 +14,7 @@ from arena.engine.game import Game, Pending
 from arena.engine.match import Match
 from arena.engine.outcome import winner_of
 from arena.engine.rules import load_rules, preset_names
+from arena.tournament.replay import EffectKind, replay_moves
 
 
 # -- G1 decisions ---------------------------------------------------------------------------
@@ -113,6 +114,19 @@ def test_G3b_a_play_that_empties_the_hand_wins_and_no_effect_follows():
     game.apply("2H")
     assert game.outcome.winner == 0 and game.outcome.reason == "emptied"
     assert hand(game, 1) == ["5C", "6C"]
+    assert game.pending_kind is None and game.to_json()["pending"] is None
+
+
+@pytest.mark.parametrize("pending", [None, ("two", 2)])
+def test_G3b_F9_the_going_out_play_is_shown_without_a_penalty(pending) -> None:
+    """The final position said 'two 2 to pick up' beside 'seat 0 wins', and the move read
+    'pickup +2' (or, on a pending two, 'cancels the two penalty'): the last card's power does
+    not apply (F9), whatever was pending before it."""
+    game = position(SWITCH, ["2H", "5C 6C"], "2D" if pending else "9H", pending=pending)
+    (step,) = replay_moves(game, ["2H"])
+    assert game.outcome.winner == 0
+    assert game.to_json()["pending"] is None
+    assert not [e for e in step.effects if e.kind in (EffectKind.PICKUP, EffectKind.CANCEL)]
 
 
 # A rule set whose red 10s reverse and black 10s swap, so that effects of different kinds can go
