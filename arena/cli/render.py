@@ -26,6 +26,7 @@ from rich.text import Text
 from arena.services.bench import BenchResult, PlayoutBenchResult, RankingsBenchResult, SandboxBenchResult
 from arena.services.cluster_bench import ClusterBenchResult, project
 from arena.play.faults import inert
+from arena.engine.actions import Play
 from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
 from arena.engine.match import MatchOutcome
@@ -570,8 +571,17 @@ def _play_table_markup(obs: Observation) -> str:
     if obs.pending_skip:
         line += "  [bold]a skip waits[/]"
     if obs.drawn_card is not None and obs.to_move == obs.seat:
-        line += f"\nyou drew {card_markup(NAMES[obs.drawn_card])}: play it or pass"
+        line += f"\nyou drew {card_markup(NAMES[obs.drawn_card])}{_after_draw_text(obs)}"
     return line
+
+
+def _after_draw_text(obs: Observation) -> str:
+    """What the rules let the person do with the card just drawn (C4: play it, no passing)."""
+    actions = obs.legal_actions()
+    choices = [words for words, allowed in (
+        ("play it", any(isinstance(a, Play) and obs.drawn_card in a.cards for a in actions)),
+        ("draw again", "draw" in obs.legal), ("pass", "pass" in obs.legal)) if allowed]
+    return f": {' or '.join(choices)}" if choices else ""
 
 
 def _flow(items: Sequence[str], width: int, head: str) -> list[str]:

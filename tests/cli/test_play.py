@@ -314,6 +314,17 @@ def table_text(game: Game, names: list[str], seat: int = 0, width: int = 80, han
     return con.file.getvalue()
 
 
+@pytest.mark.parametrize("preset, told", [("crazy-eights", "you drew KC: play it"),
+                                           ("blackjack", "you drew KC: play it or pass")])
+def test_the_drawn_card_note_offers_only_what_the_rules_allow(preset: str, told: str) -> None:
+    """C4: in crazy-eights a playable drawn card must be played; the note offered 'or pass'."""
+    game = Game.setup(load_rules(preset), [cards("3D", "4D"), cards("5S", "6S")], Card.parse("9C"),
+                      stock=cards("KC", "8H", "TD"))
+    game.apply("draw")
+    lines = table_text(game, ["you", "greedy"]).splitlines()
+    assert told in lines
+
+
 def test_the_table_marks_the_playable_cards_the_penalty_and_numbers_the_moves() -> None:
     game = Game.setup(load_rules("switch"), [cards("2C", "AS", "9D", "KH"), cards("3D", "4D"),
                                              cards("5D", "6D", "7D")], Card.parse("2H"),
