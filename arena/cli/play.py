@@ -39,7 +39,7 @@ def play(
     vs: str = typer.Option(DEFAULT_OPPONENT, "--vs", metavar="BOT,...",
                            help="The bots of the other seats, in turn (built-in or registered names, "
                                 "files, or cmd:COMMAND), comma-separated."),
-    seat: int = typer.Option(0, "--seat", help="Your seat (0 moves first in a single hand)."),
+    seat: int = typer.Option(0, "--seat", min=0, help="Your seat (0 moves first in a single hand)."),
     option: List[str] = typer.Option([], "--option", metavar="N:KEY=VALUE",
                                      help="Set option KEY of the N-th bot of --vs (1, 2, ...); repeatable."),
     seed: Optional[int] = seed_option(),
@@ -54,7 +54,12 @@ def play(
     out = console()
     with Table(rule_set, seat, specs, chosen, seats=seats, trusted=trusted,
                advisor=search_advisor()) as session:
-        finished = _play(out, session)
+        try:
+            finished = _play(out, session)
+        except KeyboardInterrupt:   # Ctrl-C leaves the game as q does: the seed deals it again
+            out.print()
+            render_play_result(out, None, session.names, session.seat, chosen)
+            raise
         render_play_result(out, session.outcome if finished else None, session.names,
                            session.seat, chosen)
 

@@ -478,3 +478,20 @@ def test_a_blunder_is_refused_not_charged() -> None:
         with pytest.raises(MoveRefused, match=f"'{card}' cannot be played: "):
             session.move(card)
         assert session.view() == obs  # nothing changed
+
+
+def test_ctrl_c_leaves_the_game_with_its_seed_and_status_130(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C at the prompt ended with 'error: interrupted' and no seed: the deal was lost."""
+    def interrupted(out, session):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(play_cli, "_turn", interrupted)
+    result = invoke(tmp_path, "--vs", "greedy", "--seats", "2", "--seed", "5")
+    assert result.exit_code == 130, result.output
+    assert "you left the game" in result.stdout
+    assert "seed 5 (the same deal again: --seed 5)" in result.stdout
+
+
+def test_a_seat_below_zero_is_a_usage_error(tmp_path: Path) -> None:
+    result = invoke(tmp_path, "--seat", "-1")
+    assert result.exit_code == 64 and "--seat" in result.output
