@@ -74,7 +74,7 @@ def replay(
             render_outcome(out, game, names)
     if stored is not None and not as_json:
         # A match's stored result is the match's, not its last hand's: nothing to compare it to.
-        render_stored_result(out, stored.record, hands[0][0] if len(hands) == 1 else None)
+        render_stored_result(out, stored.record, hands[0][0].outcome if len(hands) == 1 else None)
 
 
 def _replay_moves(game: Game, moves: Sequence[str], as_json: bool, out: Console,

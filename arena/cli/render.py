@@ -412,27 +412,30 @@ def render_outcome(console: Console, game: Game, names: Sequence[str] | None = N
     console.print(_outcome_markup(outcome, game.decisions, names))
 
 
-def _outcome_markup(outcome: Outcome, decisions: int, names: Sequence[str] | None) -> str:
-    """``seat 1 (greedy) wins (emptied) after 40 decisions; places: greedy random``."""
+def _outcome_markup(outcome: Outcome, decisions: int, names: Sequence[str] | None,
+                    of_hand: bool = False) -> str:
+    """``seat 1 (greedy) wins (emptied) after 40 decisions``, and under it ``places: greedy >
+    random``; ``wins the hand`` for one hand of a match."""
     if names is None:
         places = " ".join("/".join(map(str, p)) for p in outcome.places)
     else:
         places = places_text(names, outcome.places)
-    head = (f"{seat_label(outcome.winner, names)} wins" if outcome.winner is not None
-            else "drawn game")
+    head = (f"{seat_label(outcome.winner, names)} wins{' the hand' if of_hand else ''}"
+            if outcome.winner is not None else f"drawn {'hand' if of_hand else 'game'}")
     return (f"[bold green]{escape(head)}[/] ({outcome.reason.value}) after {decisions} "
-            f"decisions; places: {escape(places)}")
+            f"decisions\n  places: {escape(places)}")   # a line of its own: names do not wrap
 
 
 WATCH_KEYS = "n/enter next  b back  s start  e end  NUMBER move  q quit"
 
 
 def render_watch(console: Console, frame: Frame, last: int, title: str,
-                 names: Sequence[str] | None = None) -> None:
+                 names: Sequence[str] | None = None, record: GameRecord | None = None) -> None:
     """One frame of ``arena watch``: the game and move number, the move and its effects (the
     replay's), the pile, the active suit and the pending penalty, then every hand with its
-    bot's name (``▶`` the seat to move), and the result once the game is over. Fits 80x24 for
-    a table of up to ten seats and ordinary hands (a long hand wraps)."""
+    bot's name (``▶`` the seat to move), and the result once the game is over: the hand's,
+    and on the last frame of a stored game the ``record``'s (a match's, faults included). Fits
+    80x24 for a table of up to ten seats and ordinary hands (a long hand wraps)."""
     table = frame.table
     shown = seat_names(names, NAME_MIN) if names is not None else None
     hand = f", hand {frame.hand + 1} of {frame.hands}" if frame.hands > 1 else ""
@@ -458,7 +461,9 @@ def render_watch(console: Console, frame: Frame, last: int, title: str,
         label = seat_label(seat, shown).ljust(width)
         console.print(f"{marker} {escape(label)} {len(cards):>2}: {cards_markup(NAMES[c] for c in cards)}")
     if table.outcome is not None:
-        console.print(_outcome_markup(table.outcome, table.decisions, names))
+        console.print(_outcome_markup(table.outcome, table.decisions, names, frame.hands > 1))
+        if record is not None and frame.move == last and frame.hand == frame.hands - 1:
+            render_stored_result(console, record, table.outcome if frame.hands == 1 else None)
     if names is not None:
         render_names(console, short_names(names, NAME_MIN))
 
@@ -639,11 +644,11 @@ def render_stored_game(console: Console, tournament: str, record: GameRecord) ->
     console.print(Text(f"game {record.game_id} of {tournament}, deal {record.deal_id}", style="bold"))
 
 
-def render_stored_result(console: Console, record: GameRecord, replayed: Game | None) -> None:
+def render_stored_result(console: Console, record: GameRecord, outcome: Outcome | None) -> None:
     """What the store holds as the game's result, under the replay's: the winner, the places,
-    each fault; and, when the ``replayed`` game's own result differs (a faulty bot is placed
-    last whatever its cards did), why. A clean game whose result is the replay's says so."""
-    outcome = replayed.outcome if replayed is not None else None
+    each fault; and, when the replayed game's own ``outcome`` differs (a faulty bot is placed
+    last whatever its cards did), why. A clean game whose result is the replay's says so; a
+    match's (``outcome`` None: its last hand's is not the match's) is shown in full."""
     same = outcome is not None and (outcome.places, outcome.winner) == (record.places, record.winner)
     if same and not record.faults:
         console.print(Text("stored result: the same", style="bold"))

@@ -23,6 +23,7 @@ from arena.cli.render import WATCH_KEYS, render_watch
 from arena.engine.position import load_position
 from arena.services.play import typed_number
 from arena.settings import show
+from arena.tournament.records import GameRecord
 from arena.tournament.replay import load_stored_game
 from arena.tournament.watch import Frame, frames
 
@@ -40,6 +41,7 @@ def watch(
     """Step through a game move by move, every hand shown: n/enter next, b back, s start, e end,
     a number to jump to that move, q quit."""
     names: Sequence[str] | None = None
+    record: GameRecord | None = None
     if position is not None:
         if name is not None or game_id is not None:
             fail("give a tournament NAME and GAME_ID, or --position FILE, not both", USAGE_STATUS)
@@ -51,19 +53,21 @@ def watch(
             fail("give a tournament NAME and GAME_ID (or --position FILE)", USAGE_STATUS)
         stored = load_stored_game(workspace_of(home).root, name, game_id)
         shown = frames((hand.game, hand.moves) for hand in stored.hands)
-        names = stored.record.table
+        names, record = stored.record.table, stored.record
         title = f"game {game_id} of {name}"
-    _step_through(console(), shown, title, names)
+    _step_through(console(), shown, title, names, record)
 
 
-def _step_through(out: Console, shown: list[Frame], title: str, names: Sequence[str] | None) -> None:
-    """Show a frame, read a key, move; until ``q`` or the end of input."""
+def _step_through(out: Console, shown: list[Frame], title: str, names: Sequence[str] | None,
+                  record: GameRecord | None) -> None:
+    """Show a frame, read a key, move; until ``q`` or the end of input. ``record``: the stored
+    game's, whose result the last frame shows."""
     at, last = 0, len(shown) - 1
     note = ""
     while True:
         if out.is_terminal:
             out.clear()
-        render_watch(out, shown[at], shown[last].move, title, names)
+        render_watch(out, shown[at], shown[last].move, title, names, record)
         if note:
             out.print(note, style="yellow", highlight=False)
         out.print(WATCH_KEYS, style="dim", highlight=False)

@@ -178,3 +178,21 @@ def test_the_frames_of_a_match_run_on_from_hand_to_hand() -> None:
     con = Console(file=io.StringIO(), width=80, color_system=None)
     render_watch(con, shown[5], shown[-1].move, "game 1 of m")
     assert con.file.getvalue().startswith("game 1 of m, hand 2 of 2: move 4 of 6")
+
+
+def test_the_last_frame_of_a_stored_match_shows_the_matchs_result(tmp_path: Path) -> None:
+    """switch-classic is a match of hands (F8): the last frame said '... wins (emptied)' for
+    its last hand as if that were the game's result; it now says the hand's, and under it the
+    stored result of the match (its winner, its places, 'wins')."""
+    (tmp_path / "m.yaml").write_text("name: m\nrules: switch-classic\nseats: 2\n"
+                                     "bots: [random, greedy]\nrounds: 1\nseed: 3\n")
+    assert invoke(tmp_path, "run", str(tmp_path / "m.yaml"), "--workers", "1").exit_code == 0
+    stored = load_stored_game(tmp_path, "m", 0)
+    assert len(stored.hands) > 1   # a match, as the preset deals
+    result = invoke(tmp_path, "watch", "m", "0", keys="e\nq\n")
+    assert result.exit_code == 0, result.output
+    last = result.stdout.split(f"hand {len(stored.hands)} of {len(stored.hands)}: move ")[-1]
+    assert " wins the hand (emptied) after " in last
+    winner = stored.record.winner_bot
+    assert re.search(rf"^stored result: winner {winner}; places: .* \(wins\)$", last, re.MULTILINE), last
+    assert "stored result" not in result.stdout.split("n/enter next")[0]   # the deal's frame: none
