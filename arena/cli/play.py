@@ -10,7 +10,9 @@ cleared before each of the person's turns; piped, the turns follow one another.
 
 from __future__ import annotations
 
+import io
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import List, Optional
 
@@ -65,21 +67,42 @@ def play(
 
 
 def _play(out: Console, session: Session) -> bool:
-    """The person's turns until the game ends (True) or the person leaves (False)."""
+    """The person's turns until the game ends (True) or the person leaves (False). On a
+    terminal each turn is one screen: the news get the lines the table leaves them."""
     mine: list[News] = []
     while True:
         news = mine + session.advance()
-        if out.is_terminal:
-            out.clear()
-        render_play_news(out, news, session.names)
         if session.is_over:
+            _screen(out, news, session, RESULT_LINES)
             return True
-        render_play(out, session.view(), session.names, session.hand, session.target,
-                    session.wins)
+        def table(console: Console) -> None:
+            render_play(console, session.view(), session.names, session.hand, session.target,
+                        session.wins)
+        _screen(out, news, session, _height(out, table) + PROMPT_LINES)
+        table(out)
         played = _turn(out, session)
         if played is None:
             return False
         mine = [played]
+
+
+PROMPT_LINES = 3  # the prompt, and a note under it that may wrap
+RESULT_LINES = 5  # the result, the places, the seed
+
+
+def _screen(out: Console, news: list[News], session: Session, below: int) -> None:
+    """A fresh screen on a terminal, and the news in the lines that ``below`` lines leave."""
+    if out.is_terminal:
+        out.clear()
+    room = out.height - below if out.is_terminal else None
+    render_play_news(out, news, session.names, room)
+
+
+def _height(out: Console, draw: Callable[[Console], None]) -> int:
+    """The lines ``draw`` takes at the console's width."""
+    written = io.StringIO()
+    draw(Console(file=written, width=out.width, color_system=None))
+    return written.getvalue().count("\n")
 
 
 def _turn(out: Console, session: Session) -> News | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import shlex
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -472,20 +472,48 @@ PLAY_PROMPT = "your move (number or notation, h hint, q quit): "
 PLAYABLE_MARK = "*"
 
 
-def render_play_news(console: Console, news: Sequence[News], names: Sequence[str]) -> None:
+def render_play_news(console: Console, news: Sequence[News], names: Sequence[str],
+                     room: int | None = None) -> None:
     """What happened since the person's last look, a line each: every move with its effects in
     the replay's words (action cards announced: ``seat 1 (greedy) plays 2H: pickup +2 ...``),
-    a bot's fault, the end of a hand."""
-    for item in news:
+    one seat's plain draws in a row as one (``draws 3``), a bot's fault, the end of a hand.
+    Within ``room`` lines, if given: the latest, under a line counting the earlier ones left
+    out (the table under the news must not push them off a 24-line screen unread)."""
+    lines: list[RenderableType] = []
+    for item in _draws_merged(news):
         if isinstance(item, Played):
             effects = _effects_markup(item.step, names)
-            console.print(f"  {_move_markup(item.step, names)}"
-                          + (f": [bold magenta]{effects}[/]" if effects else ""))
+            lines.append(f"  {_move_markup(item.step, names)}"
+                         + (f": [bold magenta]{effects}[/]" if effects else ""))
         elif isinstance(item, BotFaulted):
-            console.print(Text(f"  {seat_label(item.seat, names)} faulted ({item.code}: "
-                               f"{inert(item.detail)}); a fallback plays its seat on", style="yellow"))
+            lines.append(Text(f"  {seat_label(item.seat, names)} faulted ({item.code}: "
+                              f"{inert(item.detail)}); a fallback plays its seat on", style="yellow"))
         elif item.target > 1:  # a single hand's end is the game's result, told after it
-            console.print(_hand_over_markup(item, names))
+            lines.append(_hand_over_markup(item, names))
+    if room is not None and len(lines) > max(room, 2):
+        left_out = len(lines) - max(room, 2) + 1
+        console.print(Text(f"  ({left_out} earlier moves not shown)", style="dim"))
+        lines = lines[left_out:]
+    for line in lines:
+        console.print(line)
+
+
+def _draws_merged(news: Sequence[News]) -> list[News]:
+    """``news`` with each run of one seat's plain draws (no effect: one card at a time, as
+    openspiel and crazy-eights draw) made one move that drew them all."""
+    merged: list[News] = []
+    for item in news:
+        previous = merged[-1] if merged else None
+        if (isinstance(item, Played) and isinstance(previous, Played) and _plain_draw(item)
+                and _plain_draw(previous) and (previous.hand, previous.step.seat) == (item.hand, item.step.seat)):
+            merged[-1] = Played(item.hand, replace(previous.step, drew=previous.step.drew + item.step.drew))
+        else:
+            merged.append(item)
+    return merged
+
+
+def _plain_draw(played: Played) -> bool:
+    return played.step.action == "draw" and not played.step.effects
 
 
 def _hand_over_markup(over: HandOver, names: Sequence[str]) -> str:

@@ -379,6 +379,28 @@ def test_six_seats_fit_24_lines() -> None:
     assert len(lines) <= 14 and max(len(line) for line in lines) <= 80  # room for ten moves' news
 
 
+def test_one_seats_draws_in_a_row_are_one_line_of_news() -> None:
+    """openspiel draws a card at a time: five seats drawing filled a 24-line screen with
+    'draws 1' before the table (the first of them scrolled off unread)."""
+    game = Game.setup(load_rules("openspiel"), [cards("3D", "4D"), cards("5S", "6S")], Card.parse("9C"),
+                      stock=cards("KH", "8H", "TD", "JD", "2D"))
+    news = [Played(0, step) for step in replay_moves(game, ["draw", "draw", "draw", "8H=S"])]
+    con = Console(file=io.StringIO(), width=80, color_system=None)
+    render_play_news(con, news, ["you", "random"])
+    assert con.file.getvalue().splitlines() == ["  seat 0 (you) draws 3",
+                                                "  seat 0 (you) plays 8H=S: calls S"]
+
+
+def test_news_longer_than_the_room_left_show_the_latest_and_count_the_rest() -> None:
+    game = Game.setup(load_rules("switch"), [cards("2H", "5C", "9S", "3H"), cards("2D", "KC", "4S", "3D")],
+                      Card.parse("9H"), stock=cards("3C", "4C", "5D", "6C", "8C", "9C"))
+    news = [Played(0, step) for step in replay_moves(game, ["2H", "2D", "draw", "3D", "3H"])]
+    con = Console(file=io.StringIO(), width=80, color_system=None)
+    render_play_news(con, news, ["you", "greedy"], room=3)
+    assert con.file.getvalue().splitlines() == [
+        "  (3 earlier moves not shown)", "  seat 1 (greedy) plays 3D", "  seat 0 (you) plays 3H"]
+
+
 def test_the_news_announce_every_action_card_in_the_replays_words() -> None:
     game = Game.setup(load_rules("switch"), [cards("2H", "5C", "9S"), cards("2D", "KC", "4S"),
                                              cards("6D", "7C", "8S")], Card.parse("9H"),
