@@ -102,3 +102,16 @@ def apply_table_effects(game: Game, seat: int, live: Sequence[int]) -> int:
     if game.seats == 2:
         skips = min(skips, 1)
     return skips
+
+
+def last_card_charge(rules: RuleSet, cards_laid: int, held: int, announce: bool, standing: bool) -> int:
+    """The cards the last-card rule makes a play's player draw at once (G3a): W5's penalty for
+    leaving one card without the call, L10's card for going out without a standing call (one
+    made when the seat came down to its last card). ``held``: the hand before the play;
+    ``standing``: the seat's call stood before this play."""
+    left = held - cards_laid  # judged before any draw the play forces (G1)
+    if rules.last_card == "must":
+        return rules.last_card_penalty if left == 1 and not announce else 0
+    if rules.last_card == "may":
+        return 1 if left == 0 and not (standing and held == 1) else 0
+    return 0

@@ -29,7 +29,7 @@ from arena.engine.cards import NAMES, RANK_OF, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
 from arena.engine.rules import DRAWN_CARD_OPTIONAL, RuleSet
 from arena.engine import legality
-from arena.engine.effects import apply_penalties, apply_table_effects, live_cards
+from arena.engine.effects import apply_penalties, apply_table_effects, last_card_charge, live_cards
 from arena.engine.steps import first_card_ok
 from arena.engine.outcome import Outcome, OutcomeReason
 
@@ -561,16 +561,9 @@ class Game:
     def _last_card(self, seat: int, play: Play, held: int) -> int:
         """G3a draws of the last-card rule: W5's penalty for a missing call, L10's empty hand
         without a standing announcement (one held since the seat last came down to one card)."""
-        left = held - len(play.cards)  # judged before any draw the play forces (G1)
-        standing = self.announced[seat] and held == 1
+        charge = last_card_charge(self.rules, len(play.cards), held, play.announce, self.announced[seat])
         self.announced[seat] = play.announce
-        if self.rules.last_card == "must":
-            if left == 1 and not play.announce:
-                return self._draw_cards(seat, self.rules.last_card_penalty)
-            return 0
-        if left == 0 and not standing:
-            return self._draw_cards(seat, 1)
-        return 0
+        return self._draw_cards(seat, charge) if charge else 0
 
     def _blunder(self, seat: int, play: Play) -> None:
         """B4: the cards stay in the hand, the seat draws two, and the turn ends; a pending skip

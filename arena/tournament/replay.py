@@ -23,7 +23,7 @@ from pathlib import Path
 
 from arena.engine.actions import Pass, Play
 from arena.engine.cards import SUITS
-from arena.engine.effects import apply_penalties, live_cards
+from arena.engine.effects import apply_penalties, last_card_charge, live_cards
 from arena.engine.game import Event, Game
 from arena.engine.rules import RuleSet, build_rules
 from arena.settings import did_you_mean
@@ -97,6 +97,7 @@ class EffectKind(Enum):
     CANCEL = "cancel"                  # the pending penalty was cancelled
     PICKUP = "pickup"                  # a penalty was added for the next seat
     LAST_CARD = "last card"            # the play announced its last card
+    LAST_CARD_MISSED = "no last card"  # a play without the last-card call the rules ask for cost cards
     CALL = "call"                      # the play called a suit
     REVERSE = "reverse"                # the direction of play turned
     SWAP = "swap"                      # the player's hand went to another seat and back
@@ -142,11 +143,13 @@ class _Before:
     pending_skip: bool
     hands: tuple[frozenset[int], ...]
     discard: int
+    announced: bool   # the seat to move holds a standing last-card announcement (L10)
 
     @classmethod
     def of(cls, game: Game) -> _Before:
         return cls(game.to_move, game.direction, game.pending_kind, game.pending_amount,
-                   game.pending_skip, tuple(frozenset(h) for h in game.hands), len(game.discard))
+                   game.pending_skip, tuple(frozenset(h) for h in game.hands), len(game.discard),
+                   game.announced[game.to_move])
 
 
 def replay_moves(game: Game, moves: Iterable[str]) -> Iterator[Step]:
@@ -199,6 +202,7 @@ def _play_effects(before: _Before, game: Game, play: Play, pre: Game | None) -> 
     effects = _penalty_effects(before, game, play, pre) if game.hands[seat] else []
     if play.announce:
         effects.append(Effect(EffectKind.LAST_CARD))
+    effects += _missed_call(before, game, play)
     if play.call is not None and game.active_suit >= 0:
         effects.append(Effect(EffectKind.CALL, word=SUITS[game.active_suit]))
     if game.direction != before.direction:
@@ -228,6 +232,18 @@ def _penalty_effects(before: _Before, game: Game, play: Play, pre: Game | None) 
         effects.append(Effect(EffectKind.PICKUP, amount=game.pending_amount - base,
                               total=game.pending_amount, word=game.pending_kind))
     return effects
+
+
+def _missed_call(before: _Before, game: Game, play: Play) -> list[Effect]:
+    """The draw a play without its last-card call cost, by the engine's rule (W5's penalty
+    for leaving one card unannounced; L10's card for going out without a standing call,
+    ``word`` "out"); ``amount``: what the rule charges, the stock may hold fewer."""
+    held = len(before.hands[before.seat])
+    charge = last_card_charge(game.rules, len(play.cards), held, play.announce, before.announced)
+    if not charge:
+        return []
+    return [Effect(EffectKind.LAST_CARD_MISSED, amount=charge,
+                   word="out" if held == len(play.cards) else "")]
 
 
 def _turn_effects(seat: int, game: Game) -> list[Effect]:

@@ -15,6 +15,7 @@ from arena.engine.match import Match
 from arena.engine.outcome import winner_of
 from arena.engine.rules import load_rules, preset_names
 from arena.tournament.replay import EffectKind, replay_moves
+from arena.cli.render import effect_text
 
 
 # -- G1 decisions ---------------------------------------------------------------------------
@@ -363,3 +364,18 @@ def test_a_table_of_no_seats_is_refused_not_dealt_at_the_presets_default(start) 
     for seats in (0, 1):
         with pytest.raises(ArenaError, match="seats"):
             start(load_rules("switch"), seats)
+
+
+@pytest.mark.parametrize("preset, hand, move, drew, told", [
+    ("two-four-jacks", "9S 3D", "9S", 2, "no last-card call: draws 2"),             # W5
+    ("blackjack", "9S 3D", "9S", 2, "no last-card call: draws 2"),                  # B5
+    ("london", "9S", "9S", 1, "no standing last-card call: draws 1 instead of going out"),  # L10
+    ("two-four-jacks", "9S 3D", "9S !", 0, None),
+])
+def test_a_missed_last_card_call_is_named_as_the_cause_of_its_draw(preset, hand, move, drew, told):
+    """The move read 'plays 9S (drew 2)' and nothing said why."""
+    game = position(load_rules(preset), [hand, "5H 6H"], "9H", stock="KC 8H TD JD 2D")
+    (step,) = replay_moves(game, [move])
+    assert step.drew == drew
+    missed = [effect_text(e) for e in step.effects if e.kind is EffectKind.LAST_CARD_MISSED]
+    assert missed == ([told] if told else [])
