@@ -20,12 +20,13 @@ from rich.console import Console
 from arena.cli.app import USAGE_STATUS, app, console, fail, handles_errors
 from arena.cli.options import home_option, workspace_of
 from arena.cli.render import WATCH_KEYS, render_watch
+from arena.engine.game import Game
 from arena.engine.position import load_position
 from arena.services.play import typed_number
 from arena.settings import show
 from arena.tournament.records import GameRecord
 from arena.tournament.replay import load_stored_game
-from arena.tournament.watch import Frame, frames
+from arena.tournament.watch import Frame, UnplayableMoveError, frames
 
 _NEXT, _BACK, _START, _END, _QUIT = ("n", "next", ""), ("b", "back"), ("s", "start"), ("e", "end"), ("q", "quit")
 
@@ -46,16 +47,24 @@ def watch(
         if name is not None or game_id is not None:
             fail("give a tournament NAME and GAME_ID, or --position FILE, not both", USAGE_STATUS)
         loaded = load_position(position)
-        shown = frames([(loaded.game, loaded.moves)])
         title = str(position)
+        shown = _frames_of(title, [(loaded.game, loaded.moves)])
     else:
         if name is None or game_id is None:  # a command line that cannot be run: usage status
             fail("give a tournament NAME and GAME_ID (or --position FILE)", USAGE_STATUS)
         stored = load_stored_game(workspace_of(home).root, name, game_id)
-        shown = frames((hand.game, hand.moves) for hand in stored.hands)
         names, record = stored.record.table, stored.record
         title = f"game {game_id} of {name}"
+        shown = _frames_of(title, [(hand.game, hand.moves) for hand in stored.hands])
     _step_through(console(), shown, title, names, record)
+
+
+def _frames_of(source: str, hands: Sequence[tuple[Game, Sequence[str]]]) -> list[Frame]:
+    """The frames of ``hands``; a move that cannot be played is named with its ``source``."""
+    try:
+        return frames(hands)
+    except UnplayableMoveError as error:
+        raise UnplayableMoveError(f"{source}: {error}") from None
 
 
 def _step_through(out: Console, shown: list[Frame], title: str, names: Sequence[str] | None,

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arena.engine.game import Game
+from arena.errors import ArenaError, GameOverError, IllegalActionError, InvalidActionError
+from arena.settings import show
 from arena.engine.outcome import Outcome
 from arena.tournament.replay import Step, replay_moves
 
@@ -58,15 +60,27 @@ class Frame:
     move: int
 
 
+class UnplayableMoveError(ArenaError):
+    """A move of the game cannot be played from the table its earlier moves left."""
+
+
 def frames(hands: Iterable[tuple[Game, Iterable[str]]]) -> list[Frame]:
     """Every frame of the ``hands`` (a fresh deal and its moves each, in order): a hand's
-    starting table, then one frame per move. A move the engine refuses raises its error."""
+    starting table, then one frame per move. A move the engine refuses raises
+    :class:`UnplayableMoveError`, naming it by its number and its text."""
     dealt = list(hands)
     result: list[Frame] = []
     move = 0
     for number, (game, moves) in enumerate(dealt):
         result.append(Frame(Table.of(game), None, number, len(dealt), move))
-        for step in replay_moves(game, moves):
-            move += 1
-            result.append(Frame(Table.of(game), step, number, len(dealt), move))
+        texts = list(moves)
+        played = 0
+        try:
+            for step in replay_moves(game, texts):
+                played += 1
+                move += 1
+                result.append(Frame(Table.of(game), step, number, len(dealt), move))
+        except (InvalidActionError, IllegalActionError, GameOverError) as error:
+            raise UnplayableMoveError(f"move {move + 1} ({show(texts[played])}) cannot be played: "
+                                      f"{error}") from None
     return result

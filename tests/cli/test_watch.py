@@ -196,3 +196,11 @@ def test_the_last_frame_of_a_stored_match_shows_the_matchs_result(tmp_path: Path
     winner = stored.record.winner_bot
     assert re.search(rf"^stored result: winner {winner}; places: .* \(wins\)$", last, re.MULTILINE), last
     assert "stored result" not in result.stdout.split("n/enter next")[0]   # the deal's frame: none
+
+
+def test_a_position_with_a_move_that_cannot_be_played_names_the_file_and_the_move(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text(PICKUP.replace("moves: [2H, 2D, draw]", "moves: [2H, KS]"))
+    result = invoke(tmp_path, "watch", "--position", str(tmp_path / "bad.yaml"))
+    assert result.exit_code == 1
+    assert result.output == (f"error: {tmp_path / 'bad.yaml'}: move 2 ('KS') cannot be played: "
+                             "illegal action 'KS': KS is not in the hand of seat 1\n")
