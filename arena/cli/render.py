@@ -31,7 +31,7 @@ from arena.engine.cards import NAMES, SUITS
 from arena.engine.game import Game
 from arena.engine.match import MatchOutcome
 from arena.engine.observation import Observation
-from arena.engine.outcome import Outcome
+from arena.engine.outcome import Outcome, OutcomeReason
 from arena.engine.rules import RuleSet
 from arena.errors import ArenaError
 from arena.sandbox.options import declared_options
@@ -662,9 +662,12 @@ def render_play_result(console: Console, outcome: MatchOutcome | None, names: Se
             head = "you win"
         else:
             head = f"{seat_label(outcome.winner, names)} wins"
-        hands = f" after {outcome.hands} hands" if outcome.hands > 1 else ""
         labels = [seat_label(s, names) for s in range(len(names))]
-        console.print(f"[bold green]{escape(head)}[/] ({outcome.reason.value}{hands})")
+        if outcome.hands > 1 and outcome.reason is OutcomeReason.WINS:   # a match won on hands
+            how = f" the match after {outcome.hands} hands" if outcome.winner is not None else ""
+        else:
+            how = f" ({outcome.reason.value}" + (f" after {outcome.hands} hands)" if outcome.hands > 1 else ")")
+        console.print(f"[bold green]{escape(head)}{how}[/]")
         console.print(f"  places: {escape(places_text(labels, outcome.places))}")
     console.print(f"seed {seed} (the same deal again: --seed {seed})")
 

@@ -205,7 +205,8 @@ def test_a_match_preset_plays_its_hands_to_the_match_result(tmp_path: Path) -> N
     assert ends and [int(n) for n, _, _ in ends] == list(range(1, len(ends) + 1))
     last_you, last_random = map(int, ends[-1][1:])
     assert max(last_you, last_random) == 3
-    assert re.search(rf"(you win|seat 1 \(random\) wins) \(wins after {len(ends)} hands\)", out)
+    assert re.search(rf"^(you win|seat 1 \(random\) wins) the match after {len(ends)} hands$", out,
+                     re.MULTILINE), out
 
 
 def test_the_person_takes_the_seat_asked_for(tmp_path: Path) -> None:
