@@ -424,9 +424,11 @@ FOUR = "[3D, 9D], [4H, 5S], [6D, 7H]"  # the other seats' hands of a 4-seat posi
     (f"rules: switch\nhands: [[JH, 3C], {FOUR}]\ntop: JS\npending: {{kind: jack, amount: 10}}\n"
      "stock: [3S, 4S, 6S, 7S, 8S, 9S]\nmoves: [JH]\n",
      ["1. seat 0 plays JH (drew 5): takes 5 off the jack penalty of 10, draws the other 5"]),
-    # B3: the red jack cancels the whole penalty of 5; the card drawn is not the penalty's
+    # B3: the red jack cancels the whole penalty of 5; the card drawn is B5's penalty for the
+    # missing last-card call (2, of which the pile, shuffled into the stock, held one)
     (f"rules: blackjack\nhands: [[JH, 3C], {FOUR}]\ntop: JS\npending: {{kind: jack, amount: 5}}\nmoves: [JH]\n",
-     ["1. seat 0 plays JH (drew 1): cancels the jack penalty of 5; the pile is shuffled into the stock"]),
+     ["1. seat 0 plays JH (drew 1): cancels the jack penalty of 5; no last-card call (penalty 2); "
+      "the pile is shuffled into the stock"]),
     (f"rules: switch\nhands: [[8H, 3C], {FOUR}]\ntop: 9H\nmoves: [8H, 4H]\n",
      ["1. seat 0 plays 8H: skips seat 1", "2. seat 2 plays 4H"]),
     (f"rules: switch\nhands: [[TH, 3C], {FOUR}]\ntop: 9H\nmoves: [TH, 7H]\n",

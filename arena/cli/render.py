@@ -389,10 +389,11 @@ def effect_text(effect: Effect, names: Sequence[str] | None = None) -> str:
                             f"draws the other {effect.amount - effect.total}"),
         EffectKind.PICKUP: f"pickup +{effect.amount} ({effect.word}, {effect.total} to pick up)",
         EffectKind.LAST_CARD: "calls last card",
-        EffectKind.LAST_CARD_MISSED: (f"no last-card call: draws {effect.amount}" if not effect.word else
-                                      "no standing last-card call: draws 1 instead of going out"),
+        EffectKind.LAST_CARD_MISSED: (f"no {'standing ' if effect.word else ''}last-card call "
+                                      f"(penalty {effect.amount})"),
         EffectKind.CALL: f"calls {effect.word}",
-        EffectKind.REVERSE: f"reverses (direction {effect.amount:+d})",
+        EffectKind.REVERSE: (f"reverses (direction {effect.amount:+d})" if effect.total < 2 else
+                             f"reverses {effect.total} times (direction {effect.amount:+d})"),
         EffectKind.SWAP: f"swaps hands with {seat}",
         EffectKind.SKIP: f"skips {seat}",
         EffectKind.AGAIN: "goes again",

@@ -99,7 +99,7 @@ class EffectKind(Enum):
     LAST_CARD = "last card"            # the play announced its last card
     LAST_CARD_MISSED = "no last card"  # a play without the last-card call the rules ask for cost cards
     CALL = "call"                      # the play called a suit
-    REVERSE = "reverse"                # the direction of play turned
+    REVERSE = "reverse"                # reverse cards turned the direction of play (``total`` of them)
     SWAP = "swap"                      # the player's hand went to another seat and back
     SKIP = "skip"                      # a seat lost its turn
     AGAIN = "again"                    # the same seat moves again (two seats)
@@ -205,8 +205,12 @@ def _play_effects(before: _Before, game: Game, play: Play, pre: Game | None) -> 
     effects += _missed_call(before, game, play)
     if play.call is not None and game.active_suit >= 0:
         effects.append(Effect(EffectKind.CALL, word=SUITS[game.active_suit]))
-    if game.direction != before.direction:
-        effects.append(Effect(EffectKind.REVERSE, amount=game.direction))
+    # each reverse card laid turns the table (two in one play turn it back, G3c), if play goes on
+    power_of = game.rules.power_of
+    turns = (sum(power_of[card].reverse for card in live_cards(game.rules, play.roles or play.cards))
+             if game.hands[seat] else 0)
+    if turns:
+        effects.append(Effect(EffectKind.REVERSE, amount=game.direction, total=turns))
     mine = frozenset(game.hands[seat])
     # Cards are unique and no other hand is empty mid-game, so holding exactly another seat's
     # earlier hand means the hands were swapped.

@@ -367,9 +367,9 @@ def test_a_table_of_no_seats_is_refused_not_dealt_at_the_presets_default(start) 
 
 
 @pytest.mark.parametrize("preset, hand, move, drew, told", [
-    ("two-four-jacks", "9S 3D", "9S", 2, "no last-card call: draws 2"),             # W5
-    ("blackjack", "9S 3D", "9S", 2, "no last-card call: draws 2"),                  # B5
-    ("london", "9S", "9S", 1, "no standing last-card call: draws 1 instead of going out"),  # L10
+    ("two-four-jacks", "9S 3D", "9S", 2, "no last-card call (penalty 2)"),             # W5
+    ("blackjack", "9S 3D", "9S", 2, "no last-card call (penalty 2)"),                  # B5
+    ("london", "9S", "9S", 1, "no standing last-card call (penalty 1)"),               # L10
     ("two-four-jacks", "9S 3D", "9S !", 0, None),
 ])
 def test_a_missed_last_card_call_is_named_as_the_cause_of_its_draw(preset, hand, move, drew, told):
@@ -379,3 +379,11 @@ def test_a_missed_last_card_call_is_named_as_the_cause_of_its_draw(preset, hand,
     assert step.drew == drew
     missed = [effect_text(e) for e in step.effects if e.kind is EffectKind.LAST_CARD_MISSED]
     assert missed == ([told] if told else [])
+
+
+def test_G3c_two_reverses_in_one_play_are_shown_though_the_direction_ends_as_it_was():
+    """London's kings reverse: `KH KD` turns the table twice, which read as no effect at all."""
+    game = position(load_rules("london"), ["KH KD 3C 4C", "5H 6H", "7S 8S"], "9H", stock="KC 8H TD")
+    (step,) = replay_moves(game, ["KH KD"])
+    assert game.direction == 1
+    assert [effect_text(e) for e in step.effects] == ["reverses 2 times (direction +1)"]
