@@ -41,7 +41,7 @@ def play(
     vs: str = typer.Option(DEFAULT_OPPONENT, "--vs", metavar="BOT,...",
                            help="The bots of the other seats, in turn (built-in or registered names, "
                                 "files, or cmd:COMMAND), comma-separated."),
-    seat: int = typer.Option(0, "--seat", min=0, help="Your seat (0 moves first in a single hand)."),
+    seat: int = typer.Option(0, "--seat", min=0, help="Your seat, 0 to seats-1 (the rules say who moves first)."),
     option: List[str] = typer.Option([], "--option", metavar="N:KEY=VALUE",
                                      help="Set option KEY of the N-th bot of --vs (1, 2, ...); repeatable."),
     seed: Optional[int] = seed_option(),
@@ -71,7 +71,7 @@ def _play(out: Console, session: Session) -> bool:
     terminal each turn is one screen: the news get the lines the table leaves them."""
     mine: list[News] = []
     while True:
-        news = mine + session.advance()
+        news = mine + _others_move(out, session)
         if session.is_over:
             _screen(out, news, session, RESULT_LINES)
             return True
@@ -84,6 +84,15 @@ def _play(out: Console, session: Session) -> bool:
         if played is None:
             return False
         mine = [played]
+
+
+def _others_move(out: Console, session: Session) -> list[News]:
+    """The bots' moves up to the person's turn, under a spinner on a terminal (a search bot
+    thinks most of a second a move: the screen must not look hung)."""
+    if not out.is_terminal:
+        return session.advance()
+    with out.status("the other seats are moving...", spinner="dots"):
+        return session.advance()
 
 
 PROMPT_LINES = 3  # the prompt, and a note under it that may wrap
