@@ -63,7 +63,7 @@ def play(
             render_play_result(out, None, session.names, session.seat, chosen)
             raise
         render_play_result(out, session.outcome if finished else None, session.names,
-                           session.seat, chosen)
+                           session.seat, chosen, session.cards_left() if finished else ())
 
 
 def _play(out: Console, session: Session) -> bool:
@@ -73,7 +73,7 @@ def _play(out: Console, session: Session) -> bool:
     while True:
         news = mine + _others_move(out, session)
         if session.is_over:
-            _screen(out, news, session, RESULT_LINES)
+            _screen(out, news, session, RESULT_LINES + len(session.names))
             return True
         def table(console: Console) -> None:
             render_play(console, session.view(), session.names, session.hand, session.target,
@@ -96,7 +96,7 @@ def _others_move(out: Console, session: Session) -> list[News]:
 
 
 PROMPT_LINES = 3  # the prompt, and a note under it that may wrap
-RESULT_LINES = 5  # the result, the places, the seed
+RESULT_LINES = 5  # the result, the places, the seed (and a line for each seat's cards left)
 
 
 def _screen(out: Console, news: list[News], session: Session, below: int) -> None:

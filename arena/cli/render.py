@@ -39,7 +39,7 @@ from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
 from arena.services.calibrate import Calibration, CalibrationProgress, Share
 from arena.services.duel import DuelProgress, DuelResult
 from arena.services.duelstats import SprtOutcome
-from arena.services.play import BotFaulted, HandOver, Hint, News, Played
+from arena.services.play import BotFaulted, CardsLeft, HandOver, Hint, News, Played
 from arena.services.submit import ValidationReport
 from arena.tournament.adaptive import CourseState, End
 from arena.tournament.ratings import Rankings, Standing
@@ -650,10 +650,11 @@ def render_note(console: Console, note: str) -> None:
 
 
 def render_play_result(console: Console, outcome: MatchOutcome | None, names: Sequence[str],
-                       seat: int, seed: int) -> None:
-    """The end of a game: who won (``you win``), the places best first and how a match went;
-    or, when the person left (``outcome`` None), that the game was abandoned. Then the seed
-    that deals the same cards again. ``seat`` is the person's."""
+                       seat: int, seed: int, left: Sequence[CardsLeft] = ()) -> None:
+    """The end of a game: who won (``you win``), the places best first and how a match went,
+    every seat's cards ``left`` with their score; or, when the person left (``outcome`` None),
+    that the game was abandoned. Then the seed that deals the same cards again. ``seat`` is
+    the person's."""
     if outcome is None:
         console.print(Text("you left the game", style="bold"))
     else:
@@ -670,6 +671,11 @@ def render_play_result(console: Console, outcome: MatchOutcome | None, names: Se
             how = f" ({outcome.reason.value}" + (f" after {outcome.hands} hands)" if outcome.hands > 1 else ")")
         console.print(f"[bold green]{escape(head)}{how}[/]")
         console.print(f"  places: {escape(places_text(labels, outcome.places))}")
+        width = max(cell_len(label) for label in labels)
+        for label, hand in zip(labels, left):
+            score = f" = {hand.score} points" if hand.points and hand.cards else ""
+            console.print(f"  {escape(label.ljust(width))} {len(hand.cards):>2}: "
+                          f"{cards_markup(NAMES[c] for c in hand.cards)}{score}")
     console.print(f"seed {seed} (the same deal again: --seed {seed})")
 
 

@@ -110,6 +110,16 @@ class BotFaulted:
     detail: str
 
 
+@dataclass(frozen=True)
+class CardsLeft:
+    """A seat's cards at the end of the last hand, and their score (``points``: the rule set
+    counts points, else the score is the number of cards)."""
+
+    cards: tuple[int, ...]
+    score: int
+    points: bool
+
+
 News = Union[Played, HandOver, BotFaulted]
 
 
@@ -188,6 +198,16 @@ class Session:
     def is_over(self) -> bool:
         """True once the match (every hand of it) has ended."""
         return self.match.is_over
+
+    def cards_left(self) -> list[CardsLeft]:
+        """Once the game is over, every seat's cards in its last hand and what they score (a
+        blocked game and the places after the winner go by it: cards, or points, F7), shown
+        to the person as the cards are at a real table's end."""
+        if not self.is_over:
+            raise ValueError("the game is not over")
+        game = self.match.current
+        return [CardsLeft(tuple(game.hands[seat]), game.score(seat), bool(game.rules.points))
+                for seat in range(game.seats)]
 
     @property
     def outcome(self) -> MatchOutcome | None:

@@ -17,17 +17,17 @@ from typer.testing import CliRunner
 
 import arena.cli.play as play_cli
 from arena.cli import app
-from arena.cli.render import PLAY_PROMPT, render_play, render_play_news
+from arena.cli.render import PLAY_PROMPT, render_play, render_play_news, render_play_result
 from arena.engine.actions import Play
 from arena.engine.cards import NAMES, Card
 from arena.engine.game import Game, Pending
-from arena.engine.match import Match
+from arena.engine.match import Match, MatchOutcome
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import Outcome, OutcomeReason
 from arena.engine.rules import load_rules
 from arena.services import play as play_service
 from arena.play.faults import BotFault, FaultCode
-from arena.services.play import BotFaulted, HandOver, MoveRefused, Played, Session, Table, search_advisor
+from arena.services.play import BotFaulted, CardsLeft, HandOver, MoveRefused, Played, Session, Table, search_advisor
 from arena.tournament.replay import replay_moves
 from clients import QuietClient
 
@@ -193,6 +193,29 @@ def test_the_search_bot_is_found_as_bots_mcts_py(tmp_path: Path, monkeypatch: py
     assert factory().advise(obs) == (obs.legal[0], 0.5)
 
 
+def test_the_result_shows_every_seats_cards_left_as_at_a_real_tables_end(tmp_path: Path) -> None:
+    """A blocked game, and every place after the winner, go by the cards left (or their points,
+    F7): the person is shown them once the game is over."""
+    result = invoke(tmp_path, "--vs", "random", "--seats", "2", "--seed", "4", keys="1\n" * 400)
+    out = result.stdout
+    left = re.findall(r"^  (seat [01] \((?:you|random)\))\s+(\d+): (.*)$", out, re.MULTILINE)
+    assert [seat for seat, _, _ in left] == ["seat 0 (you)", "seat 1 (random)"], out
+    for _, count, cards_text in left:
+        assert int(count) == (0 if cards_text == "-" else len(cards_text.split()))
+    winner = re.search(r"^(you win|seat 1 \(random\) wins) \(emptied\)$", out, re.MULTILINE)
+    if winner:
+        assert left[0 if winner[1] == "you win" else 1][1] == "0"
+
+
+def test_cards_left_scored_by_points_say_so() -> None:
+    outcome = MatchOutcome("won", OutcomeReason.BLOCKED, 1, ((1,), (0,)), (0, 1), 1)
+    con = Console(file=io.StringIO(), width=80, color_system=None)
+    render_play_result(con, outcome, ["you", "greedy"], 0, 9,
+                       [CardsLeft(tuple(cards("KS", "QH")), 20, True), CardsLeft(tuple(cards("2C")), 2, True)])
+    lines = con.file.getvalue().splitlines()
+    assert lines[2:4] == ["  seat 0 (you)     2: KS QH = 20 points", "  seat 1 (greedy)  1: 2C = 2 points"]
+
+
 def test_a_match_preset_plays_its_hands_to_the_match_result(tmp_path: Path) -> None:
     result = invoke(tmp_path, "--rules", "switch-classic", "--vs", "random", "--seats", "2",
                     "--seed", "2", keys="1\n" * 2000)
@@ -282,6 +305,8 @@ def test_no_hidden_card_appears_in_anything_printed(
     # Not vacuous: cards are out of sight from the start (a long game can end up showing the
     # person every card, all of them having passed through its hand or the pile).
     assert snapshots[0] and sum(map(bool, snapshots)) * 2 >= len(snapshots)
+    # once the game is over every seat's cards left are shown, as at a real table's end
+    tables[-1] = tables[-1].split("\n  places: ")[0]
     for text, hidden in zip(tables, snapshots):
         leaked = set(CARD.findall(text)) & hidden
         assert not leaked, f"hidden cards {sorted(leaked)} printed in:\n{text}"
