@@ -486,7 +486,8 @@ def render_play_news(console: Console, news: Sequence[News], names: Sequence[str
     for item in _draws_merged(news):
         if isinstance(item, Played):
             effects = _effects_markup(item.step, names)
-            lines.append(f"  {_move_markup(item.step, names)}"
+            drawn = f" ({cards_markup(NAMES[c] for c in item.drew)})" if item.drew else ""
+            lines.append(f"  {_move_markup(item.step, names)}{drawn}"
                          + (f": [bold magenta]{effects}[/]" if effects else ""))
         elif isinstance(item, BotFaulted):
             lines.append(Text(f"  {seat_label(item.seat, names)} faulted ({item.code}: "
@@ -509,7 +510,8 @@ def _draws_merged(news: Sequence[News]) -> list[News]:
         previous = merged[-1] if merged else None
         if (isinstance(item, Played) and isinstance(previous, Played) and _plain_draw(item)
                 and _plain_draw(previous) and (previous.hand, previous.step.seat) == (item.hand, item.step.seat)):
-            merged[-1] = Played(item.hand, replace(previous.step, drew=previous.step.drew + item.step.drew))
+            merged[-1] = Played(item.hand, replace(previous.step, drew=previous.step.drew + item.step.drew),
+                                previous.drew + item.drew)
         else:
             merged.append(item)
     return merged

@@ -45,7 +45,7 @@ from arena.play.referee import BotClient, Referee, faulty_last, forced_action, s
 from arena.sandbox import BotSpec, Limits, check_isolation
 from arena.sandbox.seating import Seating
 from arena.sandbox.workspace import builtin_dir
-from arena.tournament.replay import Step, replay_moves
+from arena.tournament.replay import EffectKind, Step, replay_moves
 
 PERSON = "you"              # the person's seat's name at the table
 SEARCH_BOT_FILE = "mcts.py"  # the built-in search bot that gives the hints
@@ -83,10 +83,12 @@ class Hint:
 @dataclass(frozen=True)
 class Played:
     """A move made at the table, in hand ``hand`` (0-based): the replay's step (its ``index``
-    counts the hand's moves)."""
+    counts the hand's moves); for the person's own move, the cards it ``drew`` (the other
+    seats' draws stay hidden)."""
 
     hand: int
     step: Step
+    drew: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -320,8 +322,13 @@ class Session:
     def _apply(self, text: str) -> Played:
         """Apply one checked move to the current hand with the replay's effect detector."""
         game = self.match.current
+        mine = game.to_move == self.seat
+        held = set(game.hands[game.to_move])
         (step,) = replay_moves(game, [text])
-        return Played(self.hand, dataclasses.replace(step, index=len(game.history)))
+        swapped = any(effect.kind is EffectKind.SWAP for effect in step.effects)
+        drew = (tuple(c for c in game.hands[self.seat] if c not in held)
+                if mine and step.drew and not swapped else ())
+        return Played(self.hand, dataclasses.replace(step, index=len(game.history)), drew)
 
     def _end_hand(self) -> HandOver:
         game, hand = self.match.current, self.hand

@@ -543,3 +543,25 @@ def test_ctrl_c_leaves_the_game_with_its_seed_and_status_130(tmp_path: Path,
 def test_a_seat_below_zero_is_a_usage_error(tmp_path: Path) -> None:
     result = invoke(tmp_path, "--seat", "-1")
     assert result.exit_code == 64 and "--seat" in result.output
+
+
+def test_the_person_is_told_the_cards_it_drew_and_no_other_seats() -> None:
+    """openspiel keeps no drawn card in the observation: 'seat 0 (you) draws 1' left the
+    person to find the new card in a sorted hand. Its own draws name their cards; a bot's
+    draws never do."""
+    class Drawer(FirstLegal):
+        def act(self, message: dict) -> str:
+            return "draw" if "draw" in message["obs"]["legal"] else message["obs"]["legal"][0]
+
+    seed = seed_where("openspiel", 2, lambda obs: "draw" in obs.legal and obs.to_move == 0)
+    with Session(load_rules("openspiel"), 0, [Drawer()], seed, ["you", "a"]) as session:
+        session.advance()
+        before = set(session.view().hand)
+        played = session.move("draw")
+        after = session.view().hand
+        assert played.drew == tuple(c for c in after if c not in before) and len(played.drew) == 1
+        others = [n for n in play_out(session) if isinstance(n, Played) and n.step.seat == 1]
+        assert any(n.step.drew for n in others) and not any(n.drew for n in others)
+    con = Console(file=io.StringIO(), width=80, color_system=None)
+    render_play_news(con, [played], ["you", "a"])
+    assert con.file.getvalue() == f"  seat 0 (you) draws 1 ({NAMES[played.drew[0]]})\n"
