@@ -420,6 +420,14 @@ FOUR = "[3D, 9D], [4H, 5S], [6D, 7H]"  # the other seats' hands of a 4-seat posi
       "2. seat 1 draws 4: takes the two penalty of 4"]),
     (f"rules: switch\nhands: [[JH, 3C], {FOUR}]\ntop: JS\npending: {{kind: jack, amount: 5}}\nmoves: [JH]\n",
      ["1. seat 0 plays JH: cancels the jack penalty of 5"]),
+    # L3, B3: in one play the black jack raises the two to a jack penalty of 7, then the red
+    # jack cancels all 7 (it read 'cancels the two penalty of 2')
+    (f"rules: london\nhands: [[JS, JH, 3C], {FOUR}]\ntop: 2S\npending: {{kind: two, amount: 2}}\nmoves: [JS JH]\n",
+     ["1. seat 0 plays JS JH: pickup +5 (jack, 7 to pick up); cancels the jack penalty of 7"]),
+    # two red jacks against two black ones: one run of cancels, nothing left to draw
+    (f"rules: switch\nhands: [[JH, JD, 3C], {FOUR}]\ntop: JS\npending: {{kind: jack, amount: 10}}\n"
+     "moves: [JH JD]\n",
+     ["1. seat 0 plays JH JD: cancels the jack penalty of 10"]),
     # S8: one red jack against two black jacks takes 5 off and its player draws the other 5
     (f"rules: switch\nhands: [[JH, 3C], {FOUR}]\ntop: JS\npending: {{kind: jack, amount: 10}}\n"
      "stock: [3S, 4S, 6S, 7S, 8S, 9S]\nmoves: [JH]\n",

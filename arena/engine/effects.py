@@ -8,7 +8,7 @@ set's power tables.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from arena.engine.rules import RuleSet
 
@@ -27,7 +27,8 @@ def live_cards(rules: RuleSet, cards: Sequence[int]) -> Sequence[int]:
     return cards
 
 
-def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:
+def apply_penalties(game: Game, live: Sequence[int],
+                    trace: list[PenaltyStep] | None = None) -> tuple[bool, int]:
     """Add pickups and take off cancels in laid order; returns (a cancelling card answered,
     the cards its player draws at once).
 
@@ -35,7 +36,9 @@ def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:
     card's kind (B3: a black jack on a 2-penalty; I2: the 2 of hearts on the king of hearts).
     What cancelling cards leave of a penalty is drawn by their player (S8, B3); a pickup laid
     after them in the same play (L2's runs and covers, B2's flushes) settles that remainder
-    first and starts a new penalty for the next seat.
+    first and starts a new penalty for the next seat. ``trace``, if given, gets each step as
+    it happens: a replay shows them (London's `JS JH` on a two raises it to a jack penalty of
+    7, then cancels all 7).
     """
     cancelled = cancelling = False
     owed = 0
@@ -48,23 +51,46 @@ def apply_penalties(game: Game, live: Sequence[int]) -> tuple[bool, int]:
             continue  # O6: a pickup laid when no card can be drawn is a plain card
         if power.pickup:
             if cancelling:
-                owed += game.pending_amount
-                game.clear_pending()
+                owed += _settle(game, trace)
                 cancelling = False
             stack = power.stack
             assert stack is not None  # parse_power: a pickup always names its stack
             game.pending_kind = stack
             game.pending_amount += power.pickup
             game.pending_mix |= rules.kind_bits[stack]
+            if trace is not None:
+                trace.append(PenaltyStep("pickup", stack, power.pickup, game.pending_amount))
         elif power.cancels and game.pending_kind is not None:
             cut = power.cancel_for(game.pending_kind)
             if cut is not None and _may_cancel(game, power.cancel_needs):
                 cancelled = cancelling = True
-                game.pending_amount = max(0, game.pending_amount - (cut or game.pending_amount))
+                left = max(0, game.pending_amount - (cut or game.pending_amount))
+                if trace is not None:
+                    trace.append(PenaltyStep("cancel", game.pending_kind, game.pending_amount, left))
+                game.pending_amount = left
     if cancelling:
-        owed += game.pending_amount
-        game.clear_pending()
+        owed += _settle(game, trace)
     return cancelled, owed
+
+
+def _settle(game: Game, trace: list[PenaltyStep] | None) -> int:
+    """The end of a run of cancels: what they left of the penalty, its player draws (returned)."""
+    left = game.pending_amount
+    if trace is not None:
+        trace.append(PenaltyStep("settle", game.pending_kind or "", left, 0))
+    game.clear_pending()
+    return left
+
+
+class PenaltyStep(NamedTuple):
+    """One step of :func:`apply_penalties`: a ``pickup`` of ``amount`` cards making the
+    penalty of ``kind`` ``total``; a ``cancel`` taking the penalty of ``kind`` from ``amount``
+    down to ``total``; a ``settle``: its player draws what the cancels left, ``amount``."""
+
+    step: str
+    kind: str
+    amount: int
+    total: int
 
 
 def _may_cancel(game: Game, needs: str | None) -> bool:

@@ -29,7 +29,8 @@ from arena.engine.cards import NAMES, RANK_OF, SUIT_OF, SUITS, Card
 from arena.errors import GameOverError, IllegalActionError, PositionError
 from arena.engine.rules import DRAWN_CARD_OPTIONAL, RuleSet
 from arena.engine import legality
-from arena.engine.effects import apply_penalties, apply_table_effects, last_card_charge, live_cards
+from arena.engine.effects import (PenaltyStep, apply_penalties, apply_table_effects, last_card_charge,
+                                  live_cards)
 from arena.engine.steps import first_card_ok
 from arena.engine.outcome import Outcome, OutcomeReason
 
@@ -109,6 +110,7 @@ FIELDS: tuple[str, ...] = (
     "pending_amount", "pending_mix", "pending_skip", "top_card", "announced", "direction",
     "to_move", "recycles_left", "passes_in_row", "decisions", "draws_this_turn", "drawn_card",
     "outcome", "history", "_legal", "public_events", "plays", "_block_at", "_play_cap",
+    "penalty_trace",
 )
 
 
@@ -151,6 +153,8 @@ class Game:
         self._legal: list[ActionType] | None = None
         # The history as public events, converted once per event (arena.engine.observation fills it).
         self.public_events: list[HistoryEvent] = []
+        # A replay's record of each play's penalty steps (arena.tournament.replay); None in play.
+        self.penalty_trace: list[PenaltyStep] | None = None
 
     # -- construction -----------------------------------------------------------------------
 
@@ -539,7 +543,7 @@ class Game:
                 if rules.any_effect and any([has_effect[c] for c in acting]) else ())
         drew = 0
         if live:
-            cancelled, owed = apply_penalties(self, live)
+            cancelled, owed = apply_penalties(self, live, self.penalty_trace)
             if cancelled:
                 drew = self._draw_cards(seat, owed)  # S8: the red jack's player draws the rest
         if not hand and rules.ace_draws and rules.power_of[acting[-1]].calls_suit:

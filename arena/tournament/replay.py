@@ -23,7 +23,7 @@ from pathlib import Path
 
 from arena.engine.actions import Pass, Play
 from arena.engine.cards import SUITS
-from arena.engine.effects import apply_penalties, last_card_charge, live_cards
+from arena.engine.effects import PenaltyStep, last_card_charge, live_cards
 from arena.engine.game import Event, Game
 from arena.engine.rules import RuleSet, build_rules
 from arena.settings import did_you_mean
@@ -161,21 +161,18 @@ def replay_moves(game: Game, moves: Iterable[str]) -> Iterator[Step]:
     """
     for index, text in enumerate(moves, 1):
         before = _Before.of(game)
-        pre = game.copy() if game.pending_kind is not None else None  # for what a cancel leaves
-        game.apply(text)
+        trace: list[PenaltyStep] = []
+        game.penalty_trace = trace   # the engine's own steps of the penalties, as they happen
+        try:
+            game.apply(text)
+        finally:
+            game.penalty_trace = None
         event = game.history[-1]
         yield Step(index, before.seat, str(event.action), event.drew,
-                   _effects(before, game, event, pre))
+                   _effects(before, game, event, trace))
 
 
-def _owed(pre: Game, play: Play) -> int:
-    """The cards a play that cancelled part of a penalty leaves its player to draw at once (S8,
-    B3), as the engine counts them on ``pre``, a copy of the game before the play; its other
-    draws (a missed last-card call, an ace finish) are not the penalty's."""
-    return apply_penalties(pre, live_cards(pre.rules, play.roles or play.cards))[1]
-
-
-def _effects(before: _Before, game: Game, event: Event, pre: Game | None) -> tuple[Effect, ...]:
+def _effects(before: _Before, game: Game, event: Event, trace: list[PenaltyStep]) -> tuple[Effect, ...]:
     """What the move did, in the order it happened (G3: penalties, then table effects)."""
     action = event.action
     effects: list[Effect] = []
@@ -189,17 +186,17 @@ def _effects(before: _Before, game: Game, event: Event, pre: Game | None) -> tup
         if type(action) is Pass and before.pending_skip:
             effects.append(Effect(EffectKind.SKIP_TAKEN))
     else:
-        effects += _play_effects(before, game, play, pre)
+        effects += _play_effects(before, game, play, trace)
     laid = len(play.cards) if play is not None else 0
     if len(game.discard) < before.discard + laid:
         effects.append(Effect(EffectKind.RECYCLE))
     return tuple(effects)
 
 
-def _play_effects(before: _Before, game: Game, play: Play, pre: Game | None) -> list[Effect]:
+def _play_effects(before: _Before, game: Game, play: Play, trace: list[PenaltyStep]) -> list[Effect]:
     seat = before.seat
     # G3b, F9: a play that empties its hand wins, and its penalties apply to no one
-    effects = _penalty_effects(before, game, play, pre) if game.hands[seat] else []
+    effects = _penalty_effects(trace) if game.hands[seat] else []
     if play.announce:
         effects.append(Effect(EffectKind.LAST_CARD))
     effects += _missed_call(before, game, play)
@@ -221,20 +218,22 @@ def _play_effects(before: _Before, game: Game, play: Play, pre: Game | None) -> 
     return effects
 
 
-def _penalty_effects(before: _Before, game: Game, play: Play, pre: Game | None) -> list[Effect]:
-    """The pending penalty the play cancelled (part of), and the one it started or raised."""
+def _penalty_effects(trace: list[PenaltyStep]) -> list[Effect]:
+    """The play's penalty steps in laid order, from the engine's ``trace``: each pickup (its
+    cards, the total), and each run of cancels as one (the penalty it met, the cards it took
+    off; S8: its player draws the rest at once)."""
     effects = []
-    base = before.pending_amount
-    if before.pending_kind is not None and (game.pending_kind is None or game.pending_amount < base):
-        # S8: what the answer left of the penalty, its player draws at once (``total``: the
-        # cards it took off); asked of the engine only here, where a cancel happened
-        assert pre is not None  # copied whenever a penalty was pending
-        taken_off = base - _owed(pre, play)
-        effects.append(Effect(EffectKind.CANCEL, amount=base, total=taken_off, word=before.pending_kind))
-        base = 0
-    if game.pending_kind is not None and game.pending_amount > base:
-        effects.append(Effect(EffectKind.PICKUP, amount=game.pending_amount - base,
-                              total=game.pending_amount, word=game.pending_kind))
+    met: PenaltyStep | None = None   # the first cancel of a run
+    for step in trace:
+        if step.step == "pickup":
+            effects.append(Effect(EffectKind.PICKUP, amount=step.amount, total=step.total, word=step.kind))
+        elif step.step == "cancel":
+            met = met or step
+        else:  # settle: the run of cancels ends
+            assert met is not None   # apply_penalties settles only after a cancel
+            effects.append(Effect(EffectKind.CANCEL, amount=met.amount, total=met.amount - step.amount,
+                                  word=met.kind))
+            met = None
     return effects
 
 
