@@ -15,7 +15,9 @@ arrive already parsed, with no PyYAML there.
 from __future__ import annotations
 
 import difflib
+import json
 import math
+import re
 import reprlib
 import shlex
 from collections.abc import Callable, Iterable, Mapping
@@ -106,9 +108,10 @@ def refuse_other_kind(data: Any, source: str, expected: str, error: type[Excepti
     if kind is None or kind == expected:
         return
     path = shlex.quote(source)
+    value = source if re.fullmatch(r"[\w./~-]+", source) else json.dumps(source)  # YAML reads it so
     use = {
         "tournament": f"run it with: arena run {path}",
-        "rule set": f"name it in a tournament ('rules: {source}'), or show it with: arena rules {path}",
+        "rule set": f"name it in a tournament ('rules: {value}'), or show it with: arena rules {path}",
         "position": f"replay it with: arena replay {path}   (or step through it with: "
                     f"arena watch --position {path})",
     }[kind]

@@ -71,7 +71,7 @@ def replay(
         if as_json:
             emit(json.dumps(game.to_json()))
         else:
-            render_outcome(out, game, names)
+            render_outcome(out, game, names, of_hand=len(hands) > 1)
     if stored is not None and not as_json:
         # A match's stored result is the match's, not its last hand's: nothing to compare it to.
         render_stored_result(out, stored.record, hands[0][0].outcome if len(hands) == 1 else None)

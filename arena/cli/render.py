@@ -404,15 +404,16 @@ def effect_text(effect: Effect, names: Sequence[str] | None = None) -> str:
     return texts[kind]
 
 
-def render_outcome(console: Console, game: Game, names: Sequence[str] | None = None) -> None:
+def render_outcome(console: Console, game: Game, names: Sequence[str] | None = None,
+                   of_hand: bool = False) -> None:
     """The result line: who won and why, with the finishing places (bots best first when
-    ``names`` are known, else seat groups)."""
+    ``names`` are known, else seat groups); ``of_hand``: the game is one hand of a match."""
     outcome = game.outcome
     if outcome is None:
         console.print(f"[yellow]still playing[/]: {escape(seat_label(game.to_move, names))} to move "
                       f"after {game.decisions} decisions")
         return
-    console.print(_outcome_markup(outcome, game.decisions, names))
+    console.print(_outcome_markup(outcome, game.decisions, names, of_hand))
 
 
 def _outcome_markup(outcome: Outcome, decisions: int, names: Sequence[str] | None,
@@ -480,26 +481,46 @@ def render_play_news(console: Console, news: Sequence[News], names: Sequence[str
     """What happened since the person's last look, a line each: every move with its effects in
     the replay's words (action cards announced: ``seat 1 (greedy) plays 2H: pickup +2 ...``),
     one seat's plain draws in a row as one (``draws 3``), a bot's fault, the end of a hand.
-    Within ``room`` lines, if given: the latest, under a line counting the earlier ones left
-    out (the table under the news must not push them off a 24-line screen unread)."""
-    lines: list[RenderableType] = []
+    Within ``room`` lines of the console, if given: every fault and hand's end, and the latest
+    moves that fit, under a line counting the earlier ones left out (the table under the news
+    must not push them off a 24-line screen unread)."""
+    lines: list[tuple[Text, bool]] = []   # each with whether it is kept whatever the room
     for item in _draws_merged(news):
         if isinstance(item, Played):
             effects = _effects_markup(item.step, names)
             drawn = f" ({cards_markup(NAMES[c] for c in item.drew)})" if item.drew else ""
-            lines.append(f"  {_move_markup(item.step, names)}{drawn}"
-                         + (f": [bold magenta]{effects}[/]" if effects else ""))
+            lines.append((console.render_str(f"  {_move_markup(item.step, names)}{drawn}"
+                                             + (f": [bold magenta]{effects}[/]" if effects else "")), False))
         elif isinstance(item, BotFaulted):
-            lines.append(Text(f"  {seat_label(item.seat, names)} faulted ({item.code}: "
-                              f"{inert(item.detail)}); a fallback plays its seat on", style="yellow"))
+            lines.append((Text(f"  {seat_label(item.seat, names)} faulted ({item.code}: "
+                               f"{inert(item.detail)}); a fallback plays its seat on", style="yellow"), True))
         elif item.target > 1:  # a single hand's end is the game's result, told after it
-            lines.append(_hand_over_markup(item, names))
-    if room is not None and len(lines) > max(room, 2):
-        left_out = len(lines) - max(room, 2) + 1
+            lines.append((console.render_str(_hand_over_markup(item, names)), True))
+    shown, left_out = _news_within(console, lines, room)
+    if left_out:
         console.print(Text(f"  ({left_out} earlier moves not shown)", style="dim"))
-        lines = lines[left_out:]
-    for line in lines:
+    for line in shown:
         console.print(line)
+
+
+def _news_within(console: Console, lines: list[tuple[Text, bool]], room: int | None) -> tuple[list[Text], int]:
+    """The news lines to show in ``room`` console lines (their wrapped height), oldest first,
+    and how many moves are left out: every kept line, then the latest moves that fit under a
+    line saying how many earlier ones are not shown."""
+    if room is None:
+        return [line for line, _ in lines], 0
+    heights = [len(console.render_lines(line, pad=False)) for line, _ in lines]
+    if sum(heights) <= room:
+        return [line for line, _ in lines], 0
+    budget = room - 1 - sum(h for (_, kept), h in zip(lines, heights) if kept)
+    chosen = {i for i, (_, kept) in enumerate(lines) if kept}
+    for i in reversed(range(len(lines))):
+        if i not in chosen:
+            if heights[i] > budget:
+                break   # the moves shown run on to the latest, with no gap among them
+            chosen.add(i)
+            budget -= heights[i]
+    return [line for i, (line, _) in enumerate(lines) if i in chosen], len(lines) - len(chosen)
 
 
 def _draws_merged(news: Sequence[News]) -> list[News]:
@@ -696,8 +717,8 @@ def render_stored_result(console: Console, record: GameRecord, outcome: Outcome 
         console.print(Text("stored result: the same", style="bold"))
         return
     winner = record.winner_bot or "none"
-    console.print(Text(f"stored result: winner {winner}; places: {finishing_order(record)} "
-                       f"({record.reason.value})", style="bold"))
+    console.print(Text(f"stored result: winner {winner} ({record.reason.value})\n"
+                       f"  places: {finishing_order(record)}", style="bold"))
     for fault in record.faults:
         detail = f": {inert(fault.detail)}" if fault.detail else ""
         console.print(Text(f"fault: {seat_label(fault.seat, record.table)} {fault.code.name}{detail}",

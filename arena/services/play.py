@@ -33,7 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Union
 
-from arena.engine.actions import action_text
+from arena.engine.actions import Play, action_text
 from arena.engine.match import Match, MatchOutcome
 from arena.engine.observation import Observation, observe
 from arena.engine.outcome import Outcome
@@ -326,8 +326,13 @@ class Session:
         held = set(game.hands[game.to_move])
         (step,) = replay_moves(game, [text])
         swapped = any(effect.kind is EffectKind.SWAP for effect in step.effects)
-        drew = (tuple(c for c in game.hands[self.seat] if c not in held)
-                if mine and step.drew and not swapped else ())
+        drew: tuple[int, ...] = ()
+        if mine and step.drew and not swapped:
+            # against the hand less the cards laid: a laid card can come back, through a
+            # recycled pile, among the cards the play made its player draw
+            action = game.history[-1].action
+            kept = held - set(action.cards) if isinstance(action, Play) and not game.history[-1].blunder else held
+            drew = tuple(c for c in game.hands[self.seat] if c not in kept)
         return Played(self.hand, dataclasses.replace(step, index=len(game.history)), drew)
 
     def _end_hand(self) -> HandOver:

@@ -184,6 +184,17 @@ def test_the_command_offered_for_another_kinds_file_runs_as_copied(tmp_path: Pat
     assert shlex.split(line.split("run it with: ", 1)[1]) == ["arena", "run", str(path)]
 
 
+def test_the_rules_line_offered_for_a_rule_set_reads_back_as_its_path(tmp_path: Path) -> None:
+    """'rules: a: b#c.yaml' is not the path to YAML; the line offered is quoted where needed."""
+    import yaml
+    path = tmp_path / "house: rules #2.yaml"
+    path.write_text((REPO / "tournaments" / "switch-no-flush.yaml").read_text())
+    line = error_line(invoke(tmp_path, "run", str(path)))
+    offered = re.search(r"name it in a tournament \('(rules: .*)'\), or show it with: ", line)
+    assert offered, line
+    assert yaml.safe_load(offered[1]) == {"rules": str(path)}
+
+
 def test_a_tournament_is_found_by_name_in_the_workspace_and_a_typo_is_answered(tmp_path: Path) -> None:
     (tmp_path / "tournaments").mkdir()
     (tmp_path / "tournaments" / "small.yaml").write_text(SMALL)

@@ -203,8 +203,8 @@ def test_the_result_shows_every_seats_cards_left_as_at_a_real_tables_end(tmp_pat
     for _, count, cards_text in left:
         assert int(count) == (0 if cards_text == "-" else len(cards_text.split()))
     winner = re.search(r"^(you win|seat 1 \(random\) wins) \(emptied\)$", out, re.MULTILINE)
-    if winner:
-        assert left[0 if winner[1] == "you win" else 1][1] == "0"
+    assert winner, out   # this seed's game goes out (the same lines play the same game)
+    assert left[0 if winner[1] == "you win" else 1][1] == "0"
 
 
 def test_cards_left_scored_by_points_say_so() -> None:
@@ -427,6 +427,22 @@ def test_news_longer_than_the_room_left_show_the_latest_and_count_the_rest() -> 
         "  (3 earlier moves not shown)", "  seat 1 (greedy) plays 3D", "  seat 0 (you) plays 3H"]
 
 
+def test_news_fit_their_room_by_wrapped_height_and_keep_a_hands_end() -> None:
+    """A hand's end takes two lines and long moves wrap: counting items as lines let a
+    switch-classic turn at 6 seats take 25 lines, and the cut could drop the hand's result."""
+    game = Game.setup(load_rules("switch"), [cards("2H", "5C", "9S", "3H"), cards("2D", "KC", "4S", "3D")],
+                      Card.parse("9H"), stock=cards("3C", "4C", "5D", "6C", "8C", "9C"))
+    moves = [Played(0, step) for step in replay_moves(game, ["2H", "2D", "draw", "3D", "3H"])]
+    over = HandOver(0, Outcome("won", OutcomeReason.EMPTIED, 1, ((1,), (0,))), (0, 1), 3)
+    con = Console(file=io.StringIO(), width=40, color_system=None)
+    render_play_news(con, [*moves[:3], over, *moves[3:]], ["you", "greedy"], room=7)
+    lines = con.file.getvalue().splitlines()
+    assert len(lines) <= 7, lines
+    assert lines[0].startswith("  (") and "earlier moves not shown" in lines[0]
+    assert any(line.startswith("hand 1 won by seat 1 (greedy)") for line in lines)
+    assert lines[-1] == "  seat 0 (you) plays 3H"
+
+
 def test_the_news_announce_every_action_card_in_the_replays_words() -> None:
     game = Game.setup(load_rules("switch"), [cards("2H", "5C", "9S"), cards("2D", "KC", "4S"),
                                              cards("6D", "7C", "8S")], Card.parse("9H"),
@@ -565,3 +581,16 @@ def test_the_person_is_told_the_cards_it_drew_and_no_other_seats() -> None:
     con = Console(file=io.StringIO(), width=80, color_system=None)
     render_play_news(con, [played], ["you", "a"])
     assert con.file.getvalue() == f"  seat 0 (you) draws 1 ({NAMES[played.drew[0]]})\n"
+
+
+def test_a_laid_card_drawn_back_through_the_recycled_pile_is_named_too() -> None:
+    """B5: `QH 5H` without the last-card call draws two; the stock is empty, so the pile under
+    the new top (9H, then QH) is shuffled in and both come back. Only 9H was named."""
+    rules = load_rules("blackjack")
+    with Session(rules, 0, [FirstLegal()], 1, ["you", "bot"]) as session:
+        session.match.current = Game.setup(rules, [cards("QH", "5H", "9C"), cards("3S", "4S", "6S")],
+                                           Card.parse("9H"))
+        played = session.move("QH 5H")
+        assert played.step.drew == 2
+        assert sorted(NAMES[c] for c in played.drew) == ["9H", "QH"]
+        assert sorted(NAMES[c] for c in session.match.current.hands[0]) == ["9C", "9H", "QH"]

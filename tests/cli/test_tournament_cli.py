@@ -476,7 +476,7 @@ def test_the_replay_of_a_faulted_game_shows_the_stored_result(faulty: Path) -> N
         pytest.fail("no faulty game where the faulty seat went out first")
     order = " > ".join(game["seats"][s] for group in game["places"] for s in group)
     assert game["winner"] == game["seats"][1] != "seat_zero_faults"
-    assert f"stored result: winner {game['winner']}; places: {order} (emptied)" in text
+    assert f"stored result: winner {game['winner']} (emptied)\n  places: {order}\n" in text
     assert order.endswith("> seat_zero_faults")
     assert "fault: seat 0 (seat_zero_faults) INVALID" in text and "seat 0 does not suit me" in text
     assert "the replay's result differs from the stored one" in text

@@ -194,7 +194,8 @@ def test_the_last_frame_of_a_stored_match_shows_the_matchs_result(tmp_path: Path
     last = result.stdout.split(f"hand {len(stored.hands)} of {len(stored.hands)}: move ")[-1]
     assert " wins the hand (emptied) after " in last
     winner = stored.record.winner_bot
-    assert re.search(rf"^stored result: winner {winner}; places: .* \(wins\)$", last, re.MULTILINE), last
+    assert re.search(rf"^stored result: winner {winner} \(wins\)\n  places: {winner} > ", last,
+                     re.MULTILINE), last
     assert "stored result" not in result.stdout.split("n/enter next")[0]   # the deal's frame: none
 
 

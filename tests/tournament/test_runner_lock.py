@@ -111,7 +111,7 @@ while time.monotonic() < deadline:
 def test_readers_probing_the_lock_never_make_a_run_look_busy(tmp_path: Path) -> None:
     """A reader of an old store asks whether a run holds the lock before upgrading it (a dashboard
     polling `arena rankings`): its probe must not make `arena run` or `verify --drop` fail with
-    'already being run'. Before, about one start in ten did, beside a reader in a loop."""
+    'already being run'. Before, about one start in a hundred did, beside a reader in a loop."""
     (tmp_path / "t.lock").touch()
     prober = subprocess.Popen([sys.executable, "-c", PROBE_SCRIPT, "t", str(tmp_path), "30"])
     try:
