@@ -569,7 +569,7 @@ def render_play(console: Console, obs: Observation, names: Sequence[str], hand: 
     for seat in range(obs.seats):
         marker = "▶" if seat == obs.to_move else " "
         size = obs.hand_sizes[seat]
-        cards = f"{size:>2} card{'' if size == 1 else 's'}"
+        cards = f"{size:>2} {'card ' if size == 1 else 'cards'}"   # the columns after it stay aligned
         label = seat_label(seat, names).ljust(width)
         won = f"  won {wins[seat]}" if target > 1 else ""
         console.print(f"{marker} {escape(label)}  {cards}{won}  {escape(last.get(seat, ''))}".rstrip())

@@ -594,3 +594,11 @@ def test_a_laid_card_drawn_back_through_the_recycled_pile_is_named_too() -> None
         assert played.step.drew == 2
         assert sorted(NAMES[c] for c in played.drew) == ["9H", "QH"]
         assert sorted(NAMES[c] for c in session.match.current.hands[0]) == ["9C", "9H", "QH"]
+
+
+def test_a_seat_of_one_card_keeps_the_columns_after_it_aligned() -> None:
+    game = Game.setup(load_rules("switch"), [cards("2C", "AS", "9D"), cards("3D"), cards("5D", "6D")],
+                      Card.parse("9H"), stock=cards("3C", "8C", "9C"))
+    lines = table_text(game, ["you", "greedy", "random"], target=3).splitlines()
+    rows = [line for line in lines if re.search(r"\d cards? +won \d", line)]
+    assert len(rows) == 3 and len({row.index(" won ") for row in rows}) == 1, rows
