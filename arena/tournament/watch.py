@@ -74,13 +74,12 @@ def frames(hands: Iterable[tuple[Game, Iterable[str]]]) -> list[Frame]:
     for number, (game, moves) in enumerate(dealt):
         result.append(Frame(Table.of(game), None, number, len(dealt), move))
         texts = list(moves)
-        played = 0
+        first = move   # the game's move count where this hand starts
         try:
             for step in replay_moves(game, texts):
-                played += 1
                 move += 1
                 result.append(Frame(Table.of(game), step, number, len(dealt), move))
         except (InvalidActionError, IllegalActionError, GameOverError) as error:
-            raise UnplayableMoveError(f"move {move + 1} ({show(texts[played])}) cannot be played: "
-                                      f"{error}") from None
+            raise UnplayableMoveError(f"move {move + 1} ({show(texts[move - first])}) cannot be "
+                                      f"played: {error}") from None
     return result
