@@ -973,9 +973,7 @@ def _field_scores(result: DuelResult) -> list[list[str]]:
     for tally in result.tallies:
         estimate = tally.score
         assert estimate is not None
-        low, high = estimate.interval
-        rows.append([f"{estimate.score:.3f} [{low:.3f}, {high:.3f}]",
-                     _elo_text(estimate.elo, estimate.elo_interval), f"{estimate.los:.1%}"])
+        rows.append([_score_text(estimate), _elo_text(estimate), _los_text(estimate)])
     return rows
 
 
@@ -984,13 +982,14 @@ def _render_head_to_head_score(console: Console, result: DuelResult) -> None:
     first, second = result.tallies
     estimate = first.score
     assert estimate is not None
-    units = _count(result.deals, "deal pair" if result.pairs is not None else "deal")
-    low, high = estimate.interval
+    noun = "deal pair" if result.pairs is not None else "deal"
+    units = _count(result.deals, noun)
     console.print(f"[bold]{escape(first.name)}[/] vs [bold]{escape(second.name)}[/] over {units}: "
-                  f"score {estimate.score:.3f} [{low:.3f}, {high:.3f}]")
+                  f"score {_score_text(estimate)}")
     nelo = "" if estimate.nelo is None else f"   nElo {_nelo_text(estimate)}"
-    console.print(f"  Elo {_elo_text(estimate.elo, estimate.elo_interval)}{nelo}   "
-                  f"LOS {estimate.los:.1%}")
+    console.print(f"  Elo {_elo_text(estimate)}{nelo}   LOS {_los_text(estimate)}")
+    if estimate.variance == 0:
+        console.print(f"  no interval yet: every {noun} scored the same")
     if result.pairs is not None:
         counts = "  ".join(f"{label}: {n}" for label, n in zip(PAIR_LABELS, result.pairs.counts))
         console.print(f"  pairs by points  {counts}")
@@ -1004,13 +1003,32 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def _elo_text(elo: float, interval: tuple[float, float]) -> str:
-    return f"{elo:+.1f} [{interval[0]:+.1f}, {interval[1]:+.1f}]"
+def _score_text(estimate: Estimate) -> str:
+    """``0.679 [0.575, 0.782]``; the score alone while every unit scored the same (a zero-width
+    interval would claim a certainty that a deal or two cannot give)."""
+    if estimate.variance == 0:
+        return f"{estimate.score:.3f}"
+    low, high = estimate.interval
+    return f"{estimate.score:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def _elo_text(estimate: Estimate) -> str:
+    """The logistic Elo with its interval (alone, as the score, while it has none)."""
+    if estimate.variance == 0:
+        return f"{estimate.elo:+.1f}"
+    low, high = estimate.elo_interval
+    return f"{estimate.elo:+.1f} [{low:+.1f}, {high:+.1f}]"
+
+
+def _los_text(estimate: Estimate) -> str:
+    """The likelihood of superiority, ``-`` while the score has no interval."""
+    return "-" if estimate.variance == 0 else f"{estimate.los:.1%}"
 
 
 def _nelo_text(estimate: Estimate) -> str:
     assert estimate.nelo is not None and estimate.nelo_interval is not None
-    return _elo_text(estimate.nelo, estimate.nelo_interval)
+    low, high = estimate.nelo_interval
+    return f"{estimate.nelo:+.1f} [{low:+.1f}, {high:+.1f}]"
 
 
 def sprt_lines(outcome: SprtOutcome, budget: int) -> list[str]:

@@ -181,3 +181,21 @@ def test_the_live_progress_is_one_line_that_never_wraps(width: int) -> None:
     (plain,) = drawn(duel_progress_view(progress(sprt=False)), width)
     assert "LLR" not in plain and "greedy 0.650" in plain
     assert drawn(duel_progress_view(None), width) == ["starting the workers..."]
+
+
+@pytest.mark.parametrize("counts, score, elo", [
+    ((1, 0, 0, 0, 0), "0.000", "-inf"),     # one pair, both games lost
+    ((0, 0, 3, 0, 0), "0.500", "+0.0"),     # three pairs, each split 1-1
+])
+def test_a_score_every_deal_pair_shared_claims_no_interval_or_likelihood(counts, score, elo) -> None:
+    """Two deals that each went the same way are no evidence of a spread: a zero-width interval
+    and a LOS of 0% or 100% would claim a certainty that two games cannot give."""
+    pairs = Pentanomial(counts)
+    estimate = pairs.estimate()
+    mirrored = Estimate(estimate.units, 2, 1 - estimate.score, estimate.variance)
+    tallies = [BotTally("random", 1, 2, 0, score=estimate), BotTally("heuristic", 1, 2, 2, score=mirrored)]
+    text = "\n".join(drawn(DuelResult("switch", 2, pairs.pairs * 2, 0, tallies, 1, (), 2, pairs.pairs, pairs)))
+    assert f"score {score}\n" in text
+    assert f"  Elo {elo}   LOS -\n" in text
+    assert "no interval yet: every deal pair scored the same" in text
+    assert "[" not in text.split("score", 1)[1].split("pairs by points")[0]
