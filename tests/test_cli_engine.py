@@ -378,6 +378,14 @@ def test_L3_a_position_can_pend_a_mixed_stack_that_a_red_jack_cancels(tmp_path: 
     assert state["pending"] is None and state["hands"][0] == ["3C"] and state["to_move"] == 1
 
 
+def test_L3_the_position_names_the_kinds_a_mixed_stack_holds(tmp_path: Path) -> None:
+    """A red jack's answer depends on the stack's make-up, so the text view says it: 'jack 7'
+    alone would not tell a player that JH cancels it."""
+    result = invoke("replay", str(write(tmp_path, LONDON_STACK.replace("moves: [JH]\n", ""))))
+    assert result.exit_code == 0, result.output
+    assert "pending jack 7 (jack+two)," in result.output
+
+
 def test_L3_a_red_jack_does_not_answer_a_stack_of_twos_only(tmp_path: Path) -> None:
     text = LONDON_STACK.replace("{kind: jack, amount: 7, holds: [two, jack]}", "{kind: two, amount: 4, holds: [two]}")
     result = invoke("replay", str(write(tmp_path, text)), "--json")

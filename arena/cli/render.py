@@ -28,9 +28,9 @@ from arena.services.cluster_bench import ClusterBenchResult, project
 from arena.play.faults import inert
 from arena.engine.actions import Play
 from arena.engine.cards import NAMES, SUITS
-from arena.engine.game import Game
+from arena.engine.game import Game, Pending
 from arena.engine.match import MatchOutcome
-from arena.engine.observation import Observation
+from arena.engine.observation import Observation, PendingView
 from arena.engine.outcome import Outcome, OutcomeReason
 from arena.engine.rules import RuleSet
 from arena.errors import ArenaError
@@ -319,7 +319,8 @@ def render_position(console: Console, game: Game, names: Sequence[str] | None = 
     """The full state of a game: every hand (with its bot's name when ``names`` are given),
     the pile, the stock."""
     suit = SUITS[game.active_suit] if game.active_suit >= 0 else "any"
-    pending = f", pending {game.pending_kind} {game.pending_amount}" if game.pending_kind else ""
+    penalty = game.pending
+    pending = f", pending {pending_text(penalty)}" if penalty else ""
     console.print(f"[bold]{game.rules.name}[/], {game.seats} seats, seed {game.seed}")
     console.print(f"top {_top_markup(game)}, suit {suit}{pending}, "
                   f"direction {'+1' if game.direction == 1 else '-1'}, stock {len(game.stock)}")
@@ -327,6 +328,12 @@ def render_position(console: Console, game: Game, names: Sequence[str] | None = 
         marker = "▶" if seat == game.to_move else " "
         console.print(f" {marker} {escape(seat_label(seat, names))}: "
                       f"{cards_markup(NAMES[c] for c in hand)}")
+
+
+def pending_text(pending: Pending | PendingView) -> str:
+    """``two 4``; a stack whose make-up the rules read names its kinds (L3): ``two 7 (jack+two)``."""
+    holds = f" ({'+'.join(pending.holds)})" if pending.holds else ""
+    return f"{pending.kind} {pending.amount}{holds}"
 
 
 def _top_markup(game: Game) -> str:
@@ -347,7 +354,8 @@ def render_step(console: Console, step: Step, game: Game, names: Sequence[str] |
     left it; the effects go on a line of their own when the console is too narrow for one."""
     move, effects = _move_markup(step, names), _effects_markup(step, names)
     suit = SUITS[game.active_suit] if game.active_suit >= 0 else "any"
-    pending = f"  pending {game.pending_kind} {game.pending_amount}" if game.pending_kind else ""
+    penalty = game.pending
+    pending = f"  pending {pending_text(penalty)}" if penalty else ""
     sizes = " ".join(str(len(h)) for h in game.hands)
     move = f"{step.index:>4}. {move}"
     table = f"  ->  top {_top_markup(game)} suit {suit}{pending}  hands [{sizes}]"
@@ -451,8 +459,7 @@ def render_watch(console: Console, frame: Frame, last: int, title: str,
         console.print(f"  {_move_markup(frame.step, shown)}" + (f": [bold magenta]{effects}[/]"
                                                                   if effects else ""))
     suit = SUITS[table.active_suit] if table.active_suit >= 0 else "any"
-    pending = (f"[bold]{table.pending_kind} {table.pending_amount}[/] to pick up"
-               if table.pending_kind else "no penalty")
+    pending = f"[bold]{pending_text(table.pending)}[/] to pick up" if table.pending else "no penalty"
     skip = ", a skip pending" if table.pending_skip else ""
     top = card_markup(NAMES[table.top])
     if table.top >= 52:
@@ -623,8 +630,7 @@ def _play_table_markup(obs: Observation) -> str:
     top = card_markup(NAMES[obs.top])
     if obs.top_as is not None:
         top += f" (as {card_markup(NAMES[obs.top_as])})"
-    pending = (f"[bold]{obs.pending.kind} {obs.pending.amount}[/] to pick up" if obs.pending
-               else "no penalty")
+    pending = f"[bold]{pending_text(obs.pending)}[/] to pick up" if obs.pending else "no penalty"
     line = (f"top {top}  suit {obs.active_suit or 'any'}  {pending}  "
             f"direction {obs.direction:+d}  stock {obs.stock_size}")
     if obs.pending_skip:

@@ -271,12 +271,15 @@ class Game:
         """The penalty waiting for the seat to move, if any."""
         if self.pending_kind is None:
             return None
+        return Pending(self.pending_kind, self.pending_amount, self.pending_holds())
+
+    def pending_holds(self) -> tuple[str, ...]:
+        """The kinds of a mixed pending stack where a cancel depends on its make-up (L3: a red
+        jack cancels only a stack holding a black jack); empty otherwise."""
         mix = self.pending_mix
         if mix & (mix - 1) and any(p.cancel_needs for p in self.rules.power_of):
-            # a mixed stack where a cancel depends on its make-up (L3): say which kinds it holds
-            holds = tuple(k for k, bit in self.rules.kind_bits.items() if mix & bit)
-            return Pending(self.pending_kind, self.pending_amount, holds)
-        return Pending(self.pending_kind, self.pending_amount)
+            return tuple(k for k, bit in self.rules.kind_bits.items() if mix & bit)
+        return ()
 
     @property
     def is_over(self) -> bool:

@@ -35,10 +35,13 @@ from arena.errors import IllegalActionError, InvalidActionError
 
 @dataclass(frozen=True, slots=True)
 class PendingView:
-    """A pending penalty as a seat sees it."""
+    """A pending penalty as a seat sees it: its kind, its size, and (``holds``) the kinds of
+    penalty card in the stack where the rules read its make-up (L3: a red jack cancels only a
+    stack holding a black jack); ``holds`` is empty when the stack is of one kind."""
 
     kind: str
     amount: int
+    holds: tuple[str, ...] = ()
 
 
 class HistoryEvent(NamedTuple):
@@ -158,7 +161,8 @@ class Observation:
             seat=obs["seat"], seats=obs["seats"], to_move=obs["to_move"],
             hand=tuple([_card(c) for c in obs["hand"]]), top=_card(obs["top"]),
             active_suit=obs["active_suit"],
-            pending=PendingView(pending["kind"], pending["amount"]) if pending else None,
+            pending=(PendingView(pending["kind"], pending["amount"], tuple(pending.get("holds", ())))
+                     if pending else None),
             direction=obs["direction"], hand_sizes=tuple(obs["hand_sizes"]),
             stock_size=obs["stock_size"], discard_size=obs["discard_size"],
             recycles_left=obs["recycles_left"], draws_this_turn=obs["draws_this_turn"],
@@ -213,6 +217,16 @@ def _public_events(game: Game) -> list[HistoryEvent]:
     return cache
 
 
+def _wire_pending(game: Game) -> dict[str, Any]:
+    """The pending penalty as :meth:`Pending.to_json <arena.engine.game.Pending.to_json>` writes
+    it, built without the dataclass: the referee's hot path."""
+    pending: dict[str, Any] = {"kind": game.pending_kind, "amount": game.pending_amount}
+    holds = game.pending_holds()
+    if holds:
+        pending["holds"] = list(holds)
+    return pending
+
+
 def wire_observation(game: Game, seat: int, since: int) -> dict[str, Any]:
     """The JSON object the referee sends ``seat`` (docs/protocol.md): its view of ``game``, its
     legal actions when it is to move, and the public events from ``history[since]`` on (the bot
@@ -227,7 +241,7 @@ def wire_observation(game: Game, seat: int, since: int) -> dict[str, Any]:
         "hand": [NAMES[c] for c in game.hands[seat]],
         "top": NAMES[game.discard[-1]],
         "active_suit": SUITS[game.active_suit] if game.active_suit >= 0 else None,
-        "pending": {"kind": pending_kind, "amount": game.pending_amount} if pending_kind else None,
+        "pending": _wire_pending(game) if pending_kind else None,
         "direction": game.direction,
         "hand_sizes": [len(h) for h in game.hands],
         "stock_size": len(game.stock),

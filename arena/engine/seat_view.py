@@ -5,16 +5,12 @@ why" and "which cards may follow this partial play" with the referee's own code
 (:meth:`Game.check <arena.engine.game.Game.check>`, :meth:`Game.next_cards
 <arena.engine.game.Game.next_cards>`), run on the game :func:`seat_game` builds from what the
 observation holds: the seat's hand, the top card (and what a joker there stands for), the active
-suit, the pending penalty or skip, the direction, the drawn card and the draws this turn, the
+suit, the pending penalty (with the kinds a mixed stack holds, L3: a red jack cancels only a
+stack holding a black jack) or skip, the direction, the drawn card and the draws this turn, the
 recycles left. Every card the seat cannot see (the other hands, the stock, the pile under the
 top card) is the placeholder :data:`UNSEEN`, so the view holds their number and nothing else,
 and it deals from no seed. Whether the seat's own move is legal depends on nothing more
 (RULINGS G8), so the answers are the referee's.
-
-One fact is not a field of the observation: which kinds of penalty a pending stack holds (L3:
-a red jack cancels only a stack holding a black jack). It is public all the same, and the view
-takes it from the public history: no penalty is pending after a draw, so the penalty effects of
-the plays since the last draw, replayed with the engine's own code, rebuild the stack.
 """
 
 from __future__ import annotations
@@ -24,12 +20,10 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any
 
-from arena.engine.actions import Action, Play
 from arena.engine.cards import SUITS
-from arena.engine.effects import apply_penalties, live_cards
-from arena.engine.game import Game
+from arena.engine.game import Game, Pending
 from arena.engine.rules import RuleSet, build_rules
-from arena.errors import InvalidActionError, RulesError
+from arena.errors import RulesError
 
 if TYPE_CHECKING:
     from arena.engine.observation import Observation
@@ -84,28 +78,5 @@ def seat_game(obs: Observation) -> Game:
     game.drawn_card = obs.drawn_card if obs.drawn_card is not None else -1
     game.pending_skip = obs.pending_skip
     if obs.pending is not None:
-        game.pending_kind, game.pending_amount = obs.pending.kind, obs.pending.amount
-        game.pending_mix = _pending_mix(obs, rules)
+        game.set_pending(Pending(obs.pending.kind, obs.pending.amount, obs.pending.holds))
     return game
-
-
-def _pending_mix(obs: Observation, rules: RuleSet) -> int:
-    """The bit set of the penalty kinds in the pending stack, from the public history."""
-    assert obs.pending is not None
-    kind, amount = obs.pending.kind, obs.pending.amount
-    named = rules.kind_bits.get(kind, 0)
-    if not any(power.cancel_needs for power in rules.power_of):
-        return named  # only a cancel that needs a kind in the stack (L3) reads its make-up
-    history = obs.history
-    start = next((i + 1 for i in range(len(history) - 1, -1, -1) if history[i].action == "draw"), 0)
-    replay = Game(rules, obs.seats, 0)
-    for event in history[start:]:
-        try:
-            action = Action.parse(event.action)
-        except InvalidActionError:
-            return named
-        if isinstance(action, Play):
-            apply_penalties(replay, live_cards(rules, action.acting))
-    if (replay.pending_kind, replay.pending_amount) != (kind, amount):
-        return named  # a history the replay cannot follow (a rigged position, a blunder, B4)
-    return replay.pending_mix

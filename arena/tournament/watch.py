@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from arena.engine.game import Game
+from arena.engine.game import Game, Pending
 from arena.errors import ArenaError, GameOverError, IllegalActionError, InvalidActionError
 from arena.settings import show
 from arena.engine.outcome import Outcome
@@ -30,8 +30,7 @@ class Table:
     top: int            # the card on the pile
     top_card: int       # what it acts as (a joker: the card it names)
     active_suit: int    # -1: any suit
-    pending_kind: str | None
-    pending_amount: int
+    pending: Pending | None
     pending_skip: bool
     direction: int
     stock: int
@@ -43,7 +42,7 @@ class Table:
     def of(cls, game: Game) -> Table:
         """The table of ``game`` now."""
         return cls(game.rules.name, game.seed, tuple(tuple(hand) for hand in game.hands), game.top,
-                   game.top_card, game.active_suit, game.pending_kind, game.pending_amount,
+                   game.top_card, game.active_suit, game.pending,
                    game.pending_skip, game.direction, len(game.stock), game.to_move,
                    game.decisions, game.outcome)
 

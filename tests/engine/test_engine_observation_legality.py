@@ -20,7 +20,7 @@ import pytest
 from arena.engine import seat_view
 from arena.engine.actions import DRAW, PASS, ActionType, Play
 from arena.engine.cards import CARDS, Card
-from arena.engine.game import Game
+from arena.engine.game import Game, Pending
 from arena.engine.observation import Observation, wire_observation, observe
 from arena.engine.rules import load_rules, preset_names
 from arena.engine.steps import role_candidates
@@ -129,18 +129,30 @@ def test_any_action_gets_an_answer_never_an_exception():
 
 
 def test_L3_a_red_jack_cancels_a_stack_of_twos_only_when_it_holds_a_black_jack():
-    """L3: the stack's make-up is not in the message, but it is public: JS then 2S make a stack
-    that JH cancels; 2S then 2H make one it does not. The observation reads it from the history."""
+    """L3: JS then 2S make a stack that JH cancels; 2S then 2H make one it does not. The message
+    says which kinds a mixed stack holds, and the observation's answer is the referee's."""
     london = load_rules("london")
-    for first, second, answer in (("JS", "2S", True), ("2S", "2H", False)):
+    for first, second, answer, holds in (("JS", "2S", True, ("jack", "two")), ("2S", "2H", False, ())):
         game = Game.setup(london, [cards(f"{first} 5C"), cards(f"{second} 6C"), cards("JH 7C")],
                           Card.parse("4S"), stock=cards("9C 9D 9H"))
         game.apply(first)
         game.apply(second)
         obs = Seat(london).observe(game, 2)
-        assert obs.pending.kind == "two"
+        assert (obs.pending.kind, obs.pending.amount, obs.pending.holds) == ("two", 7 if answer else 4, holds)
         assert obs.is_legal("JH") is answer
         assert obs.illegal_reason("JH") == referee_reason(game, Play((Card.parse("JH"),)))
+
+
+def test_L3_a_mixed_stack_set_up_without_history_still_lets_the_red_jack_cancel():
+    """L3: a position can start on a mixed stack (`holds: [jack, two]`) with no plays behind it:
+    the observation knows the make-up from the message, not from a history it does not have."""
+    london = load_rules("london")
+    game = Game.setup(london, [cards("3S KD"), cards("JH 4D 5C"), cards("6H 7D")], Card.parse("2D"),
+                      stock=cards("9C 9D 9H"), to_move=1, pending=Pending("two", 7, ("jack", "two")))
+    obs = Seat(london).observe(game, 1)
+    assert obs.pending.holds == ("jack", "two")
+    assert referee_reason(game, Play((Card.parse("JH"),))) is None
+    assert obs.is_legal("JH") and "JH" in obs.legal
 
 
 def test_L8_a_joker_names_its_role_and_the_observation_lists_the_roles():
