@@ -582,8 +582,9 @@ class Game:
             self.clear_pending()
         self.pending_skip = False
         self.history.append(Event(seat, play, drew, True))
-        # G5: a penalty taken breaks a run of passes, as a penalty draw does (S12), even empty
-        self.passes_in_row = 0 if drew or took_penalty else self.passes_in_row + 1
+        # G5: only passes make a blocked game; a blunder is a play, even one that draws nothing
+        # (its player may still hold playable cards)
+        self.passes_in_row = 0
         self._end_turn(self._next_seat(seat, 0))
 
     def _draw_action(self, seat: int) -> None:

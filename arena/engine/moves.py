@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Sequence
 
 from arena.engine.actions import Play
-from arena.engine.cards import CARDS, NAMES, RANK_OF, SUIT_OF
+from arena.engine.cards import CARDS, NAMES, RANK_OF, RANKS, SUIT_OF
 from arena.engine.rules import DRAWN_CARD_OPTIONAL, RuleSet
 from arena.engine.steps import (can_follow, clashing, finish_error, first_card_error, first_card_ok,
                                 mixes, opened_after)
@@ -56,6 +56,9 @@ def shape_error(game: Game, cards: Sequence[int]) -> str | None:
         if not can_follow(rules, previous, card, opened):
             if not rules.sets and rules.max_cards != 1:
                 return f"{NAMES[card]} cannot follow {NAMES[previous]}"
+            if RANK_OF[card] == RANK_OF[previous] >= 0 and rules.sets:  # no set of this rank (I3)
+                ranks = ", ".join(RANKS[r] for r in range(13) if rules.set_ranks >> r & 1)
+                return f"{NAMES[card]} cannot follow {NAMES[previous]}: sets are of {ranks} only"
             return (f"{NAMES[card]} cannot follow {NAMES[previous]}: a later card must match the "
                     "previous card's rank" + (" or a suit opened earlier in the play"
                                              if any(p.opens_suit for p in rules.power_of) else ""))

@@ -97,6 +97,7 @@ class RuleSet:
     emptying_penalty_draw: str = "breaks"
     play_cap: int | None = None
     blocked_after: str = "seats"
+    jokers_wild: bool = True  # L2: a joker goes on anything; else it fits as the card it names (I2, L8)
     settings: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
     power_of: tuple[Power, ...] = field(repr=False, compare=False, default=())
     # Lookup tables derived from power_of, for the engine's hot loops (one entry per card code).
@@ -307,6 +308,7 @@ def _play(play: _Keys) -> dict[str, Any]:
         "pickup_chain": play.take("pickup_chain", bool, False),
         "two_seat_reverse": play.choice("two_seat_reverse", ("turn", "again"), "turn"),
         "pickup_on_empty_stock": play.choice("pickup_on_empty_stock", ("penalty", "plain"), "penalty"),
+        "jokers_wild": play.choice("jokers", ("wild", "named"), "wild") == "wild",
     }
     play.done()
     return values
@@ -430,7 +432,7 @@ def _tables(power_of: tuple[Power, ...], values: dict[str, Any]) -> dict[str, An
                         and (values["max_cards"] == 1 or not values["set_ranks"]))
     return {
         "power_of": power_of,
-        "wild": tuple(p.wild or c >= 52 for c, p in enumerate(power_of)),  # L8: a joker is wild
+        "wild": tuple(p.wild or (c >= 52 and values["jokers_wild"]) for c, p in enumerate(power_of)),
         "chained": chained, "pickup_card": tuple(bool(p.pickup) for p in power_of),
         "opens": tuple(p.opens_suit for p in power_of),
         "has_effect": tuple(bool(p.pickup or p.cancels or p.skip or p.reverse or p.swap) for p in power_of),

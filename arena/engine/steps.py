@@ -32,8 +32,8 @@ _NO_CARDS: frozenset[int] = frozenset()
 def first_card_ok(game: Game, card: int) -> bool:
     """May ``card`` (an acting card: a joker is checked as the card it names) start a play now
     (S3, C2, and B3/I2: under a pending skip only a skip card)?"""
-    if card >= 52:  # L8: a joker is wild; under a penalty or skip, some role must answer it
-        if game.pending_kind is None and not game.pending_skip:
+    if card >= 52:  # L8: some card it may name must fit (L2: any, where jokers are wild)
+        if game.rules.jokers_wild and game.pending_kind is None and not game.pending_skip:
             return True
         return any(first_card_ok(game, role) for role in STANDARD)
     power = game.rules.power_of[card]
@@ -52,9 +52,10 @@ def first_card_ok(game: Game, card: int) -> bool:
 
 
 def role_first_ok(game: Game, role: int) -> bool:
-    """May a joker standing for ``role`` start a play now? It is wild (L2), but under a pending
-    penalty or skip its role must answer it (L3)."""
-    if game.pending_kind is None and not game.pending_skip:
+    """May a joker standing for ``role`` start a play now? It fits as ``role`` does (L8); where
+    jokers are wild (L2) it fits anything, but under a pending penalty or skip its role must
+    answer it (L3)."""
+    if game.rules.jokers_wild and game.pending_kind is None and not game.pending_skip:
         return True
     return first_card_ok(game, role)
 
@@ -103,13 +104,15 @@ def follow(rules: RuleSet, prev: int, opened: int, run: int, role: int, joker: b
     """The run direction after laying ``role`` (acting card) on ``prev``, or None if it cannot.
 
     ``run`` is the current run's direction (0: none); ``joker`` says the card laid is a joker
-    (wild when it covers a queen). See :mod:`arena.engine.chains` for the shapes.
+    (wild when it covers a queen, where jokers are wild). See :mod:`arena.engine.chains` for the
+    shapes.
     """
     rank, suit = RANK_OF[role], SUIT_OF[role]
     prank, psuit = RANK_OF[prev], SUIT_OF[prev]
     step = rank - prank if suit == psuit and (rank - prank) in (1, -1) else 0
     if rules.power_of[prev].must_cover:
-        if rules.cover == "any" or joker or rules.wild[role] or suit == psuit or rank == prank:
+        if (rules.cover == "any" or (joker and rules.jokers_wild) or rules.wild[role]
+                or suit == psuit or rank == prank):
             return step
         return None
     if step and rules.runs and run in (0, step):

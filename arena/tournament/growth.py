@@ -297,9 +297,14 @@ def _unreadable_change(stored: StoredSetup, config: TournamentConfig) -> str:
 
 
 def _game_of(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """A rule set's settings without its summary: a description, which a user may reword (or a
-    newer arena word for a file without one) without changing the game its games were."""
-    return {key: value for key, value in settings.items() if key != "summary"}
+    """A rule set's settings without what cannot change its games: its summary (a description,
+    which a user may reword, or a newer arena word for a file without one) and, with no joker
+    dealt, how jokers are laid (``play.jokers``, which ``irish`` names since arena learnt it)."""
+    game = {key: value for key, value in settings.items() if key != "summary"}
+    deal, play = game.get("deal"), game.get("play")
+    if isinstance(play, Mapping) and "jokers" in play and not (isinstance(deal, Mapping) and deal.get("jokers")):
+        game["play"] = {key: value for key, value in play.items() if key != "jokers"}
+    return game
 
 
 def _rules_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:

@@ -173,6 +173,20 @@ def test_B4_a_blunder_under_a_penalty_also_takes_the_penalty_and_unheld_cards_ar
         table("5C 3C", top="9H").check("KS")
 
 
+
+def test_B4_G5_a_blunder_that_draws_nothing_is_no_pass_and_blocks_nothing():
+    """G5 counts passes only; a blunder is a play. Seat 0 (3C) can neither play on 9H nor draw
+    and passes; seat 1 then blunders 5H 9S (9S cannot follow 5H) with nothing left to draw. It
+    still holds 5H and 9S, both playable, so the game is not blocked: seat 0 passes again and
+    seat 1 plays on."""
+    game = position(B, ["3C", "5H 9S 4D"], "9H")
+    game.apply("pass")
+    game.apply("5H 9S")
+    assert game.history[-1].blunder and game.history[-1].drew == 0
+    assert not game.is_over and game.to_move == 0
+    game.apply("pass")
+    assert not game.is_over and game.to_move == 1 and "5H" in texts(game.legal_actions())
+
 # -- B5 last card -----------------------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@ from engine_helpers import hand, legal, position, texts, variant
 
 import pytest
 
-from arena.errors import InvalidActionError
+from arena.errors import IllegalActionError, InvalidActionError
 from arena.engine.game import Game
 from arena.engine.rules import load_rules
 
@@ -45,6 +45,22 @@ def test_I1_the_joker_setting_adds_two_jokers_that_stand_for_a_named_card():
     rigged.apply("X1:7H")
     assert rigged.pending_skip and rigged.to_json()["top_as"] == "7H"
 
+
+
+def test_I2_L8_an_irish_joker_fits_as_the_card_it_names_it_is_not_wild():
+    """I2 makes the joker stand for a named card "as L8": it matches and acts as that card. Only
+    London's L2 makes a joker wild, so on 9H an Irish X1 may be 9C or any heart, not 5C, and as
+    an ace it stays tied to its suit (AH, never AC)."""
+    jokers = variant(I, deal={"jokers": 2, "starter_refuses": "powers"})
+    rigged = position(jokers, ["X1 3C 4C", *OTHERS], "9H")
+    for fits in ("X1:9C", "X1:5H", "X1:AH=D", "X1:JH"):
+        assert legal(rigged, fits), fits
+    for misfit in ("X1:5C", "X1:AC=D", "X1:KS"):
+        assert not legal(rigged, misfit), misfit
+    with pytest.raises(IllegalActionError, match="5C matches neither"):
+        rigged.check("X1:5C")
+    listed = {t for t in texts(rigged.legal_actions()) if t.startswith("X1")}
+    assert "X1:9C" in listed and "X1:5C" not in listed
 
 # -- I2 powers --------------------------------------------------------------------------------
 
@@ -132,6 +148,14 @@ def test_I3_one_card_or_a_set_of_jacks_only():
     assert not legal(game, "9C 9D") and legal(game, "JH JC")
     assert {"9C", "9D", "JH", "JH JC"} <= set(texts(game.legal_actions()))
 
+
+
+def test_I3_the_refusal_of_a_set_names_the_ranks_that_may_go_down_together():
+    """I3: 9C 9D do match in rank; they are refused because only jacks make sets, and the
+    reason must say so, not that a later card must match the previous card's rank."""
+    with pytest.raises(IllegalActionError) as refused:
+        table("9C 9D JH JC").check("9C 9D")
+    assert refused.value.reason == "9D cannot follow 9C: sets are of J only"
 
 # -- I4 last card -----------------------------------------------------------------------------
 

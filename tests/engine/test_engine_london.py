@@ -150,6 +150,17 @@ def test_L5_each_eight_skips_one_and_each_king_reverses():
     assert king.direction == -1 and king.to_move == 3
 
 
+def test_G3c_L5_a_skip_falls_on_the_side_play_goes_after_the_whole_play():
+    """G3c, L5: a skip, like a penalty, is for the player who moves next. At five seats the run
+    8H..KH (the 8 laid before the king) and KH QH 8H (after it) both turn play round and skip
+    seat 4, the first player on the new side: seat 3 moves."""
+    others = ["TD KD", "JD 5D", "6D 4D", "2D 3D"]
+    for play in ("8H 9H TH JH QH KH", "KH QH 8H"):
+        game = position(L, [f"{play} 5C", *others], "5H")
+        game.apply(play)
+        assert (game.direction, game.to_move) == (-1, 3), play
+
+
 def test_L5_with_two_seats_an_eight_or_a_king_means_go_again():
     """L5: two seats: after 8H, and after KH, seat 0 moves again."""
     for card in ("8H", "KH"):

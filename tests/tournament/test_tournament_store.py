@@ -108,6 +108,26 @@ def test_resume_sees_done_games_after_reopening(tmp_path):
         assert second.done_game_ids() == {0, 1, 4}
 
 
+IRISH = {"name": "irish", "deal": {"hand_size": 7, "jokers": 0}, "play": {"sets": ["J"]}}
+
+
+def test_how_jokers_are_laid_changes_no_game_without_jokers(tmp_path) -> None:
+    """`irish` came to name `play.jokers: named` (I2): its games stored before, with no joker
+    dealt, are the same games and resume; with jokers dealt the setting is a changed game."""
+    named = {**IRISH, "play": {"sets": ["J"], "jokers": "named"}}
+    with Store.open(results_path("irish", tmp_path / "results")) as opened:
+        opened.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, IRISH, VERSIONS)
+        opened.add_game(game(0))
+        assert opened.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, named, VERSIONS) == Opening()
+    dealt = {**IRISH, "deal": {"hand_size": 7, "jokers": 2}}
+    with Store.open(results_path("jokers", tmp_path / "results")) as opened:
+        opened.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, dealt, VERSIONS)
+        opened.add_game(game(0))
+        with pytest.raises(ConfigChangedError, match=r"rule settings changed \('play.jokers': nothing -> 'named'\)"):
+            opened.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT,
+                                   {**dealt, "play": {"sets": ["J"], "jokers": "named"}}, VERSIONS)
+
+
 @pytest.mark.parametrize(
     ("config_text", "rules", "versions", "why"),
     [
