@@ -35,7 +35,7 @@ from arena.engine.outcome import Outcome, OutcomeReason
 from arena.engine.rules import RuleSet
 from arena.errors import ArenaError
 from arena.sandbox.options import declared_options
-from arena.sandbox.workspace import BUILTIN_BOTS, Workspace, builtin_dir
+from arena.sandbox.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, builtin_dir
 from arena.services.calibrate import Calibration, CalibrationProgress, Share
 from arena.services.duel import DuelProgress, DuelResult
 from arena.services.duelstats import SprtOutcome
@@ -835,11 +835,14 @@ def _path_cut(path: str, width: int) -> str:
 
 
 def render_bots(console: Console, workspace: Workspace) -> None:
-    """The built-in and registered bots of a workspace: name, kind, file (a registered bot's
-    under the workspace), hash, date; paths are cut before the file name to fit the console."""
+    """The built-in, registered and local bots of a workspace: name, kind, file (a registered
+    bot's under the workspace), hash, date; paths are cut before the file name to fit the
+    console. A registered bot whose file changed after it was submitted is marked so."""
     rows = [(name, "built-in", str(builtin_dir() / f"{name}.py"), "", "") for name in BUILTIN_BOTS]
-    rows += [(e.name, "registered", str(Path(workspace.bots_dir.name) / e.file), e.sha256[:12],
-              e.date[:16].replace("T", " ")) for e in workspace.registry.entries().values()]
+    rows += [(e.name, _registered_kind(workspace, e), str(Path(workspace.bots_dir.name) / e.file),
+              e.sha256[:12], e.date[:16].replace("T", " ")) for e in workspace.registry.entries().values()]
+    rows += [(path.stem, "local", str(Path(workspace.bots_dir.name) / path.name), "", "")
+             for path in workspace.local_bots()]
     headers = ("name", "kind", "file", "sha256", "registered")
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
     # Too wide: the file paths give way first (keeping the file's name), then the names.
@@ -858,6 +861,13 @@ def render_bots(console: Console, workspace: Workspace) -> None:
                        f"options, a command bot): {builtin_dir() / 'examples'}", style="dim"),
                   overflow="fold")
     _render_bot_options(console, workspace, [r[0] for r in rows])
+
+
+def _registered_kind(workspace: Workspace, entry: RegistryEntry) -> str:
+    """``registered``, or ``changed`` when its files are no longer the bytes submitted (the
+    name is refused until it is submitted again), or ``missing``."""
+    now = workspace.current_version(entry)
+    return "missing" if now is None else "registered" if now == entry.sha256 else "changed"
 
 
 def _render_bot_options(console: Console, workspace: Workspace, names: list[str]) -> None:

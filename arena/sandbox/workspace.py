@@ -26,15 +26,17 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+import shlex
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import arena
-from arena.digest import file_sha256
-from arena.errors import ConfigError
+from arena.digest import file_sha256, sha256_hex
+from arena.errors import ArenaError, ConfigError
 from arena.sandbox.options import with_options
 from arena.sandbox.spec import BotSpec, is_command
 from arena.settings import did_you_mean
@@ -62,6 +64,20 @@ def _shipped(packaged: str, top_level: str) -> Path:
     package = Path(arena.__file__).resolve().parent
     installed = package / packaged
     return installed if installed.is_dir() else package.parent / top_level
+
+
+class WorkspaceError(ArenaError):
+    """A file of the workspace could not be written (the message names it and why)."""
+
+
+@contextmanager
+def writing(place: Path) -> Iterator[None]:
+    """Turn a failure to write under ``place`` (a read-only folder, a full disk) into a
+    :class:`WorkspaceError` naming the file."""
+    try:
+        yield
+    except OSError as error:
+        raise WorkspaceError(f"cannot write {error.filename or place}: {error.strerror or error}") from None
 
 
 def check_name(name: str) -> str:
@@ -129,10 +145,11 @@ class Registry:
         entries = self.entries()
         entries[entry.name] = entry
         data = {"bots": [entries[n].to_dict() for n in sorted(entries)]}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(data, indent=2) + "\n")
-        os.replace(tmp, self.path)
+        with writing(self.path):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".json.tmp")
+            tmp.write_text(json.dumps(data, indent=2) + "\n")
+            os.replace(tmp, self.path)
 
     @staticmethod
     def new_entry(name: str, file: Path, class_name: str = "Bot") -> RegistryEntry:
@@ -143,6 +160,12 @@ class Registry:
     def new_command_entry(name: str, command: tuple[str, ...], sha256: str) -> RegistryEntry:
         """An entry for a command bot whose files are in ``bots/NAME/``, stamped with the time now."""
         return RegistryEntry(name, name, sha256, _now(), command=command)
+
+
+def command_version(command: Sequence[str], files: Mapping[str, bytes]) -> str:
+    """A registered command bot's hash: of its command and of each of its files by name."""
+    digests = {name: sha256_hex(data) for name, data in sorted(files.items())}
+    return sha256_hex(json.dumps({"command": list(command), "files": digests}, sort_keys=True))
 
 
 def _named_entry(entry: Mapping[str, Any]) -> str:
@@ -195,9 +218,10 @@ class Workspace:
         if is_command(text) or text.endswith(".py") or ".py:" in text or "/" in text:
             return BotSpec.parse(text, base_dir or Path.cwd())
         entry = self.registry.get(text)
-        if entry is not None and entry.command is not None:
-            return self._command_spec(entry)
         if entry is not None:
+            self._check_unchanged(entry)
+            if entry.command is not None:
+                return self._command_spec(entry)
             return self._spec(text, self.bots_dir / entry.file, entry.class_name)
         local = self.bots_dir / f"{text}.py"
         if local.is_file():
@@ -241,6 +265,24 @@ class Workspace:
         assert last is not None
         raise last
 
+    def check_writable(self) -> None:
+        """Raise :class:`WorkspaceError` when ``bots/`` cannot be written: a submit should say
+        so before it plays its validation games, not after."""
+        place = self.bots_dir
+        while not place.exists() and place != place.parent:
+            place = place.parent
+        if not place.is_dir() or not os.access(place, os.W_OK):
+            why = "not a folder" if not place.is_dir() else "not writable"
+            raise WorkspaceError(f"cannot write {self.bots_dir}: {place} is {why}")
+
+    def local_bots(self) -> list[Path]:
+        """The Python files in ``bots/`` that no registered bot is: played by their name as
+        they are, never validated by ``arena submit``."""
+        if not self.bots_dir.is_dir():
+            return []
+        registered = {entry.file for entry in self.registry.entries().values()}
+        return sorted(p for p in self.bots_dir.glob("*.py") if p.name not in registered)
+
     def known_names(self) -> list[str]:
         """Built-in, registered and local bot names, sorted, without repeats."""
         names = set(BUILTIN_BOTS) | set(self.registry.entries())
@@ -266,6 +308,30 @@ class Workspace:
         raise ConfigError(f"unknown tournament {name!r}{did_you_mean(name, known)}: give a tournament "
                           f"file, or the name of one in {self.tournaments_dir} or shipped with the "
                           f"arena ({', '.join(SHIPPED_TOURNAMENTS)})")
+
+    def current_version(self, entry: RegistryEntry) -> str | None:
+        """The hash a registered bot's files have now, as :meth:`Registry.new_entry` or
+        :func:`command_version` computed it when it was submitted (None: its files are gone)."""
+        place = self.bots_dir / entry.file
+        try:
+            if entry.command is None:
+                return file_sha256(place)
+            files = {path.name: path.read_bytes() for path in place.iterdir() if path.is_file()}
+        except OSError:
+            return None
+        return command_version(entry.command, files)
+
+    def _check_unchanged(self, entry: RegistryEntry) -> None:
+        """Refuse a registered bot whose files changed after ``arena submit`` validated them:
+        the name stands for the bytes that passed the checks, nothing else."""
+        now = self.current_version(entry)
+        if now is None or now == entry.sha256:
+            return  # a missing file is named by the spec's own check
+        place = self.bots_dir / entry.file
+        again = (f"with --name {entry.name} --replace" if entry.command is not None else
+                 f"(arena submit {shlex.quote(str(place))} --replace), or name the file to play it as it is")
+        raise ConfigError(f"bot {entry.name!r}: {place} changed after it was submitted (sha256 "
+                          f"{entry.sha256[:12]}, now {now[:12]}): submit it again {again}")
 
     def _command_spec(self, entry: RegistryEntry) -> BotSpec:
         """A registered command bot, its file arguments under ``bots/<its folder>``."""

@@ -24,7 +24,6 @@ template.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -33,7 +32,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-from arena.digest import sha256_hex
 from arena.errors import ArenaError, ConfigError
 from arena.play.referee import BotClient, Referee
 from arena.engine.rules import DEFAULT_PRESET, RuleSet, load_rules
@@ -43,7 +41,8 @@ from arena.sandbox.options import declaration_file, with_options
 from arena.sandbox.seating import Seating
 from arena.sandbox.snapshot import snapshot
 from arena.tournament.schedule import deal_seed, fresh_seed
-from arena.sandbox.workspace import BUILTIN_BOTS, RegistryEntry, Workspace, check_name
+from arena.sandbox.workspace import (BUILTIN_BOTS, RegistryEntry, Workspace, check_name, command_version,
+                                    writing)
 
 SELF_PLAY_GAMES = 1            # validation games against copies of itself
 BUILTIN_GAMES = 3              # validation games against the built-in bots
@@ -265,11 +264,12 @@ def accept(workspace: Workspace, path: Path, name: str, replace: bool = False,
     """
     check_clash(workspace, name, Path(path), replace)
     target = workspace.bots_dir / f"{name}.py"
-    workspace.bots_dir.mkdir(parents=True, exist_ok=True)
-    if content is not None:
-        target.write_bytes(content)
-    elif Path(path).resolve() != target.resolve():
-        shutil.copyfile(path, target)
+    with writing(target):
+        workspace.bots_dir.mkdir(parents=True, exist_ok=True)
+        if content is not None:
+            target.write_bytes(content)
+        elif Path(path).resolve() != target.resolve():
+            shutil.copyfile(path, target)
     entry = workspace.registry.new_entry(name, target, class_name)
     workspace.registry.add(entry)
     return entry
@@ -283,25 +283,26 @@ def accept_command(workspace: Workspace, report: ValidationReport, name: str,
     assert report.command is not None, "not a command bot's report"
     check_clash(workspace, name, None, replace)
     folder = workspace.bots_dir / name
-    if folder.is_dir():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    for file_name, data in report.files.items():
-        target = folder / file_name
-        target.write_bytes(data)
-        target.chmod(0o755)  # a program or a script: it may be run directly
-    digests = {file_name: sha256_hex(data) for file_name, data in sorted(report.files.items())}
-    version = sha256_hex(json.dumps({"command": list(report.command), "files": digests},
-                                    sort_keys=True))
-    entry = workspace.registry.new_command_entry(name, report.command, version)
+    with writing(folder):
+        if folder.is_dir():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        for file_name, data in report.files.items():
+            target = folder / file_name
+            target.write_bytes(data)
+            target.chmod(0o755)  # a program or a script: it may be run directly
+    entry = workspace.registry.new_command_entry(name, report.command,
+                                                 command_version(report.command, report.files))
     workspace.registry.add(entry)
     return entry
 
 
 def check_clash(workspace: Workspace, name: str, path: Path | None, replace: bool) -> None:
-    """Refuse a built-in name, and a registered or existing name unless ``replace`` is set
-    (``path``: the Python file being submitted; ``None`` for a command bot)."""
+    """Refuse a built-in name, a registered or existing name unless ``replace`` is set
+    (``path``: the Python file being submitted; ``None`` for a command bot), and a workspace
+    whose ``bots/`` cannot be written."""
     _check_not_builtin(name, "choose another with --name")
+    workspace.check_writable()
     if replace:
         return
     if workspace.registry.get(name) is not None:
@@ -324,10 +325,12 @@ def new_bot(workspace: Workspace, name: str) -> Path:
     """Write ``bots/NAME.py`` from the template; never overwrite an existing file, nor take a
     built-in bot's name."""
     _check_not_builtin(name, "choose another")
+    workspace.check_writable()
     target = workspace.bots_dir / f"{name}.py"
     if target.exists():
         raise ConfigError(f"{target} already exists: not overwritten")
     template = (resources.files("arena.services") / "templates" / "bot_template.py.txt").read_text()
-    workspace.bots_dir.mkdir(parents=True, exist_ok=True)
-    target.write_text(template.replace("{name}", name))
+    with writing(target):
+        workspace.bots_dir.mkdir(parents=True, exist_ok=True)
+        target.write_text(template.replace("{name}", name))
     return target

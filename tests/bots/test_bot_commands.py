@@ -126,6 +126,54 @@ def test_bots_lists_builtin_and_registered(tmp_path):
         assert name in result.output
 
 
+def test_a_bot_edited_after_submit_is_refused_by_name_until_submitted_again(tmp_path):
+    """The registry keeps the hash of the bytes `arena submit` validated; a name stands for
+    them. new-bot writes bots/NAME.py, submit registers that very file, and an edit after it
+    must not run under the name as if it had passed the checks: the duel is refused (one line
+    naming the file, both hashes and the command to submit again), `arena bots` says 'changed',
+    the file still plays by its path, and a new submit makes the name good again."""
+    assert arena("new-bot", "mine", "--home", str(tmp_path)).exit_code == 0
+    path = tmp_path / "bots" / "mine.py"
+    assert arena("submit", str(path), "--home", str(tmp_path), "--seed", "1").exit_code == 0
+    path.write_text(path.read_text() + "\nraise SystemExit('edited')\n")
+    refused = arena("duel", "mine", "random", "--games", "2", "--home", str(tmp_path), "--seed", "1")
+    assert refused.exit_code == 1
+    assert re.search(r"bot 'mine': \S+mine\.py changed after it was submitted \(sha256 [0-9a-f]{12}, "
+                     r"now [0-9a-f]{12}\): submit it again \(arena submit \S+mine\.py --replace\)",
+                     " ".join(refused.output.split())), refused.output
+    listed = arena("bots", "--home", str(tmp_path))
+    assert re.search(r"mine\s+.*changed", listed.output), listed.output
+    by_path = arena("duel", str(path), "random", "--games", "2", "--home", str(tmp_path), "--seed", "1")
+    assert by_path.exit_code == 0 and "edited" in by_path.output
+    path.write_text(path.read_text().replace("\nraise SystemExit('edited')\n", ""))
+    assert arena("duel", "mine", "random", "--games", "2", "--home", str(tmp_path), "--seed", "1").exit_code == 0
+
+
+def test_bots_lists_the_local_files_that_play_by_name_unsubmitted(tmp_path):
+    """A file in bots/ plays by its bare name (`arena duel scratch greedy`), so `arena bots`
+    lists it, as local: never validated."""
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "scratch.py").write_text(GOOD)
+    listed = arena("bots", "--home", str(tmp_path))
+    assert re.search(r"scratch\s+local\s+bots/scratch\.py", listed.output), listed.output
+
+
+def test_a_workspace_that_cannot_be_written_gets_one_line_and_no_games(tmp_path):
+    """A read-only folder, a full disk: here bots/ is a file, which the root CI user cannot
+    write through either. new-bot says so in one line; submit says so before any validation
+    game (not after them, with a traceback)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "bots").write_text("not a folder")
+    made = arena("new-bot", "mine", "--home", str(home))
+    assert made.exit_code == 1 and "Traceback" not in made.output
+    assert made.output.strip() == f"error: cannot write {home / 'bots'}: {home / 'bots'} is not a folder"
+    submitted = arena("submit", str(write(tmp_path, "first", GOOD)), "--home", str(home), "--seed", "1")
+    assert submitted.exit_code == 1 and "Traceback" not in submitted.output
+    assert submitted.output.strip() == f"error: cannot write {home / 'bots'}: {home / 'bots'} is not a folder"
+    assert (home / "bots").read_text() == "not a folder"
+
+
 def test_home_comes_from_the_environment(tmp_path):
     result = runner.invoke(app, ["new-bot", "envbot"], env={"ARENA_HOME": str(tmp_path)})
     assert result.exit_code == 0, result.output

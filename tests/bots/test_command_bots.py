@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
+from arena.errors import ConfigError
 from arena.sandbox.workspace import Workspace
 from arena.tournament.replay import open_results
 
@@ -64,6 +65,10 @@ def test_submit_validates_and_registers_a_command_bot_that_then_plays_by_name(tm
     assert "first" in listed.output and "registered" in listed.output
     again = arena("submit", EXAMPLE, "--name", "first", "--home", str(home))
     assert again.exit_code == 1 and "--replace" in again.output
+    registered.write_text(registered.read_text() + "# edited after submit\n")
+    with pytest.raises(ConfigError, match=r"bot 'first': \S+first changed after it was submitted .*"
+                                          r"submit it again with --name first --replace"):
+        Workspace(home).resolve_bot("first")
 
 
 def test_submit_rejects_a_command_whose_program_is_missing(tmp_path):
