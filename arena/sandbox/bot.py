@@ -246,12 +246,15 @@ class SandboxedBot:
         return self._fault(FaultCode.INVALID, detail or text, kill=False)
 
     def _death_fault(self, reason: str) -> BotFault:
-        """The channel closed: wait briefly for the exit status, then name the death."""
+        """The channel closed: wait briefly for the exit status, then name the death (a bot
+        still running then is killed, and called so only if the kill is what ended it)."""
         assert self._game is not None
         status = self._game.wait_exit(1.0)
         if status is None:
-            self._stop()
-            return self._fault(FaultCode.CRASH, f"{reason} (still running: killed)")
+            status = self._game.kill_for_status(1.0)
+            if status is None or status == -signal.SIGKILL:
+                self._stop()
+                return self._fault(FaultCode.CRASH, f"{reason} (still running: killed)")
         last_words = self._last_words()
         self._stop()
         if last_words is not None:

@@ -435,6 +435,17 @@ class GameProcess:
         self.status = self.template.exit_status(self.local_pid, time.monotonic() + timeout)
         return self.status
 
+    def kill_for_status(self, timeout: float) -> int | None:
+        """SIGKILL the process and return how it ended: ``-SIGKILL`` when the kill ended it,
+        its own status when it had already exited (on a busy machine a bot can take longer to
+        finish exiting than :meth:`wait_exit` waited); None if the template never says."""
+        if self.status is not None or self.dead:
+            return self.status
+        _kill_and_wait(self.pidfd)
+        self.dead = True
+        self.status = self.template.exit_status(self.local_pid, time.monotonic() + timeout)
+        return self.status
+
     def kill(self) -> None:
         """SIGKILL the process (PID 1 of its namespace: everything it started dies too)."""
         if not self.dead:

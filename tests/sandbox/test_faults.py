@@ -103,9 +103,25 @@ def test_print_flood_does_not_fault_and_the_log_is_capped(make_bot) -> None:
     assert tail.splitlines() == ["stderr line", "last words"]
 
 
-def test_closing_stdout_is_crash_or_invalid(make_bot) -> None:
+def test_closing_stdout_and_living_on_is_killed_and_said_to_be(make_bot) -> None:
+    """close_stdout.py closes every descriptor but stderr and sleeps: it was still running
+    when the referee gave up waiting, and the kill is what ended it."""
     fault = fault_of(make_bot("close_stdout.py"))
-    assert fault.code in (FaultCode.CRASH, FaultCode.INVALID)
+    assert fault.code is FaultCode.CRASH
+    assert fault.detail.endswith("(still running: killed)")
+
+
+def test_an_exit_reported_late_is_named_by_its_status_not_as_still_running(make_bot, monkeypatch) -> None:
+    """On a busy machine a bot that exited can take longer to be seen gone than the referee
+    waits (seen at nice 19 beside a tournament: 'closed its output (still running: killed)'
+    for a bot that had called sys.exit(3)). Here the wait is made to give up at once: the
+    referee kills, and the status says the bot had exited with 3 by itself."""
+    from arena.sandbox.template import GameProcess
+    bot = make_bot("exit_three.py")
+    monkeypatch.setattr(GameProcess, "wait_exit", lambda self, timeout: None)
+    fault = fault_of(bot)
+    assert fault.code is FaultCode.CRASH and fault.returncode == 3
+    assert fault.detail.endswith("exit status 3") and "still running" not in fault.detail
 
 
 def test_sleep_at_import_is_init_fail(make_bot) -> None:
