@@ -14,12 +14,13 @@ from arena.services.bench import (
     openspiel_parameters,
 )
 from arena.services.cluster_bench import bench_cluster
-from arena.cli.app import app, console, emit, fail, handles_errors
+from arena.cli.app import USAGE_STATUS, app, console, emit, fail, handles_errors
 from arena.cli.options import home_option, workspace_of
 from arena.errors import GameOverError, IllegalActionError, InvalidActionError
 from arena.engine.game import Game
 from arena.engine.position import load_position
 from arena.tournament.replay import load_stored_game, replay_moves
+from arena.tournament.store import results_path
 from arena.sandbox.workspace import builtin_dir, shipped_tournaments_dir
 from arena.cli.render import (
     render_bench, render_cluster_bench, render_playout_bench, render_rankings_bench, render_outcome, render_position, render_rules, render_rules_list, render_sandbox_bench,
@@ -53,6 +54,9 @@ def replay(
     names: Sequence[str] | None = None
     stored = None
     if game_id is None:
+        if not target.exists() and results_path(str(target), workspace_of(home).results_dir).exists():
+            fail(f"{target} is a tournament: give a GAME_ID too (arena games {target} lists them)",
+                 USAGE_STATUS)
         position = load_position(target)
         hands = [(position.game, tuple(position.moves))]
     else:

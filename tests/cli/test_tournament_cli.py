@@ -197,6 +197,15 @@ def test_replay_of_an_unknown_game_is_one_line(home: Path) -> None:
     assert result.exit_code == 1 and "game 99 is not stored" in error_line(result)
 
 
+def test_replay_of_a_tournament_without_a_game_id_asks_for_one(home: Path) -> None:
+    """`arena replay cli` said "cli: cannot read position file (No such file or directory)":
+    the name is a tournament's, and what is missing is the game's id (a usage error, as in
+    `arena watch`)."""
+    result = invoke(home, "replay", "cli")
+    assert result.exit_code == 64 and "Traceback" not in result.output
+    assert result.stderr.strip() == "error: cli is a tournament: give a GAME_ID too (arena games cli lists them)"
+
+
 def test_unknown_tournament_is_one_line(home: Path) -> None:
     for command in (["rankings", "nope"], ["games", "nope"], ["export", "nope"], ["replay", "nope", "1"]):
         result = invoke(home, *command)
