@@ -53,6 +53,8 @@ class ArenaGroup(TyperGroup):
         for command in self.commands.values():
             if command.short_help is None and command.help:
                 command.short_help = " ".join(command.help.split("\n\n")[0].split())
+        for command in (self, *self.commands.values()):
+            _flags_take_no_value(command)
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None,
                      **extra: Any) -> Any:
@@ -64,6 +66,23 @@ class ArenaGroup(TyperGroup):
         """Find and parse the subcommand (``arena run`` without its file is a usage error)."""
         with _usage_status():
             return super().invoke(ctx)
+
+
+def _flags_take_no_value(command: Any) -> None:
+    """Show an on/off switch (``--trusted``, ``--help``) without a value column: typer's help
+    lists it as ``--trusted <bool>``, and ``--trusted false`` then reads 'false' as a bot."""
+    for param in command.params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    original = command.get_help_option
+
+    def get_help_option(ctx: Any) -> Any:
+        option = original(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+    command.get_help_option = get_help_option
 
 
 @contextlib.contextmanager

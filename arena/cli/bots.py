@@ -47,7 +47,7 @@ SPRT_BUDGET = 20_000      # the most games an SPRT plays unless --games says oth
 @app.command()
 @handles_errors
 def duel(
-    bots: List[str] = typer.Argument(..., help="Two or more bots: built-in or registered names, files, or cmd:COMMAND."),
+    bots: List[str] = typer.Argument(..., metavar="BOT", help="Two or more bots: built-in or registered names, files, or cmd:COMMAND."),
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="A preset name or a rule-set file."),
     games: Optional[int] = typer.Option(None, "--games", min=1, show_default=False,
                                         help=f"Games to play (deals x seat rotations; default {DUEL_GAMES}); "

@@ -59,6 +59,19 @@ def _commands(command, path):  # type: ignore[no-untyped-def]
         yield from _commands(sub, [*path, name])
 
 
+def test_no_on_off_switch_is_shown_as_taking_a_value(tmp_path: Path) -> None:
+    """typer lists a flag as `--trusted <bool>`, which reads as `--trusted false`; that command
+    line then took 'false' for a bot. Every command's flags, --help and --version among them,
+    show no value in the help."""
+    import typer.main
+
+    for path, _ in _commands(typer.main.get_command(app), []):
+        result = invoke(tmp_path, *path, "--help")
+        assert result.exit_code == 0, result.output
+        assert "<bool>" not in result.output, path
+        assert re.search(r"--help\s+Show this message and exit", result.output), path
+
+
 def test_every_bracket_of_the_help_texts_is_shown(tmp_path: Path) -> None:
     """typer renders help with rich, whose markup takes ``[word]`` for a style and drops it:
     ``needs arena[cluster]`` was shown as ``needs arena``. A bracket meant as text is escaped
