@@ -753,8 +753,9 @@ def render_verification(console: Console, name: str, checked: Verification, drop
         console.print(Text("--drop takes them out, for arena run to play them again", style="bold"))
 
 
-def render_bench(console: Console, results: list[BenchResult]) -> None:
-    """A table of benchmark results, and the ratio when a peer ran too."""
+def render_bench(console: Console, results: list[BenchResult], peer: bool = True) -> None:
+    """A table of benchmark results, and the ratio of arena's games/s to a ``peer`` engine's
+    when one ran too (the second row)."""
     table = Table(title="Benchmark")
     for column in ("engine", "seats", "games", "seconds", "games/s", "decisions/s"):
         table.add_column(column, justify="right" if column != "engine" else "left")
@@ -763,7 +764,7 @@ def render_bench(console: Console, results: list[BenchResult]) -> None:
                       f"{r.games_per_s:,.0f}", f"{r.decisions_per_s:,.0f}")
     console.print(table)
     console.print(f"arena's engine: {_BUILDS.get(results[0].build, results[0].build)}")
-    if len(results) == 2 and results[1].games_per_s:
+    if peer and len(results) == 2 and results[1].games_per_s:
         ratio = results[0].games_per_s / results[1].games_per_s
         console.print(f"games/s ratio arena / {results[1].rules}: [bold]{ratio:.2f}[/]")
 
@@ -811,7 +812,7 @@ def render_cluster_bench(console: Console, compared: ClusterBenchResult) -> None
 
 def render_sandbox_bench(console: Console, measured: SandboxBenchResult) -> None:
     """Sandboxed games next to in-process ones, and the round trip next to the raw IPC cost."""
-    render_bench(console, [measured.sandboxed, measured.inprocess])
+    render_bench(console, [measured.sandboxed, measured.inprocess], peer=False)
     ratio = measured.round_trip_us / measured.raw_round_trip_us if measured.raw_round_trip_us else 0.0
     rotating = measured.round_trip_us / measured.raw_rotating_us if measured.raw_rotating_us else 0.0
     console.print(f"decision round trip to a sandboxed bot: [bold]{measured.round_trip_us:.1f} us[/] "

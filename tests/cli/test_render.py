@@ -328,3 +328,21 @@ def test_the_live_view_shows_each_leaders_trueskill_score() -> None:
     rows = table_rows(text, 2)
     score = rows[0].index("mu-3σ")
     assert [row[score] for row in rows[1:]] == ["23.8", "0.0"]
+
+
+def test_the_sandbox_bench_compares_no_engines() -> None:
+    """`arena bench --sandbox` printed 'games/s ratio arena / switch: 0.00', the --peer line,
+    dividing sandboxed games/s by in-process ones under a label that names two engines. Only
+    a peer engine's run gets that line."""
+    from arena.cli.render import render_bench, render_sandbox_bench
+    from arena.services.bench import BenchResult, SandboxBenchResult
+
+    sandboxed = BenchResult("switch (sandboxed)", 10, 4, 0.44, 374)
+    inprocess = BenchResult("switch", 10, 4, 0.01, 936)
+    out = Console(file=io.StringIO(), width=80, color_system=None)
+    render_sandbox_bench(out, SandboxBenchResult(sandboxed, 272, 0.12, 43.6, 71.2, inprocess, 6.1))
+    text = out.file.getvalue()  # type: ignore[attr-defined]
+    assert "ratio arena" not in text and "decision round trip to a sandboxed bot: 441.2 us" in text
+    peer = Console(file=io.StringIO(), width=80, color_system=None)
+    render_bench(peer, [inprocess, BenchResult("openspiel:crazy_eights", 10, 4, 0.02, 900, "c++")])
+    assert "games/s ratio arena / openspiel:crazy_eights: 2.00" in peer.file.getvalue()  # type: ignore[attr-defined]
