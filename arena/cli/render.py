@@ -1502,11 +1502,13 @@ def course_lines(state: CourseState) -> list[str]:
                 f"{rounds} ({state.games:,} games)")
     elif state.end is End.BUDGET:
         head = (f"stopped, budget spent: {state.games:,} games in {rounds}, another round "
-                f"would pass {state.budget:,}")
+                f"would pass {state.asked or state.budget:,}")
     elif state.end is End.ROUNDS:
         head = f"stopped, all {rounds} played ({state.games:,} games)"
     else:
-        head = f"not ended yet: round {state.rounds} of a budget of {state.budget:,} games"
+        head = f"not ended yet: round {state.rounds} of a budget of {state.asked or state.budget:,} games"
+        if state.asked and state.asked != state.budget:
+            head += f" ({state.budget:,} in whole rounds)"
     return [head, "ranking: " + separation_text(state.separation)]
 
 

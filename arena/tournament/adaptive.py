@@ -56,9 +56,10 @@ class End(enum.Enum):
 @dataclass(frozen=True)
 class CourseState:
     """Where an adaptive tournament stands: ``rounds`` made (the last one maybe still playing),
-    the ``games`` they hold, its ``budget`` (the most games it may play), ``separation`` of the
-    ranking (at the last round boundary, or live: :meth:`with_separation`), and ``end`` once
-    it has ended."""
+    the ``games`` they hold, its ``budget`` (the most games it may play: whole rounds within
+    ``until.games``, which ``asked`` keeps as the file gave it), ``separation`` of the ranking
+    (at the last round boundary, or live: :meth:`with_separation`), and ``end`` once it has
+    ended."""
 
     format: str
     rounds: int
@@ -67,11 +68,12 @@ class CourseState:
     margin: float
     separation: Separation
     end: End | None = None
+    asked: int | None = None
 
     def with_separation(self, measured: Separation) -> CourseState:
         """The same state with another measure of the ranking (the live one)."""
         return CourseState(self.format, self.rounds, self.games, self.budget, self.margin,
-                           measured, self.end)
+                           measured, self.end, self.asked)
 
 
 def ranking(bots: Iterable[str], rating: RatingOf) -> list[tuple[str, float, float]]:
@@ -137,7 +139,7 @@ class Course:
     def state(self) -> CourseState:
         """Where the tournament stands (see :class:`CourseState`)."""
         return CourseState(self.config.format, len(self.rounds), len(self), self.budget,
-                           self.until.margin, self.separation, self.end)
+                           self.until.margin, self.separation, self.end, self.until.games)
 
     def next_round(self, rating: RatingOf) -> bool:
         """At a round boundary (every game made so far rated into ``rating``): make the next

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from arena.cli.render import progress_view, render_report
+from arena.cli.render import course_lines, progress_view, render_report
 from arena.tournament.adaptive import CourseState, End
 from arena.tournament.runner import Leader, Progress, RunReport
 from arena.tournament.separation import separation
@@ -85,3 +85,12 @@ def test_the_run_summary_says_why_an_adaptive_tournament_stopped() -> None:
     going = printed(report(STATE, 18))
     assert going[2] == "not ended yet: round 3 of a budget of 120 games"
     assert not report(STATE, 18).complete and report(done, 36).complete
+
+
+def test_a_budget_that_is_no_whole_number_of_rounds_is_named_as_the_file_gave_it() -> None:
+    """until: {games: 80} with rounds of 6 games plays 13 rounds, 78 games: the lines said
+    'a budget of 78 games' and 'another round would pass 78', a budget nobody wrote."""
+    going = CourseState("swiss", 2, 12, 78, 1.5, STATE.separation, None, 80)
+    assert course_lines(going)[0] == "not ended yet: round 2 of a budget of 80 games (78 in whole rounds)"
+    spent = CourseState("swiss", 13, 78, 78, 1.5, STATE.separation, End.BUDGET, 80)
+    assert course_lines(spent)[0] == "stopped, budget spent: 78 games in 13 rounds, another round would pass 80"
