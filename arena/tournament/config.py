@@ -71,7 +71,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from arena.digest import sha256_hex
-from arena.errors import ConfigError
+from arena.engine.rules import load_rules, preset_names
+from arena.errors import ConfigError, RulesError
 from arena.sandbox.spec import LIMIT_NAMES, Limits, limit_accepts, limit_expectation, limit_kind
 from arena.settings import REQUIRED, Keys, load_yaml, read_text, refuse_other_kind, show
 from arena.tournament.address import EXPECTED, parse_cluster
@@ -232,6 +233,7 @@ def config_from_mapping(
         max_faults=_max_faults(keys.sub("max_faults", allowed=_FAULT_KEYS)),
         until=_until(keys),
     )
+    _check_preset_seats(config, source)
     _check_pool(config, source)
     _check_rounds(config, keys)
     return config
@@ -278,7 +280,21 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _check_preset_seats(config: TournamentConfig, source: str) -> None:
+    """A preset's seat range, checked before the bots are counted: more seats than the rules
+    allow is the mistake to name first (a rule-set file is checked once it is loaded,
+    :func:`arena.tournament.setup.make_plan`)."""
+    if config.rules not in preset_names():
+        return
+    try:
+        load_rules(config.rules).check_seats(config.seats)
+    except RulesError as error:
+        raise ConfigError(f"{source}: key 'seats': {error}") from None
+
+
 def _check_pool(config: TournamentConfig, source: str) -> None:
+    if config.candidates and config.format != "gauntlet":
+        raise ConfigError(f"{source}: key 'candidates': only used with format 'gauntlet'")
     names = config.bot_names
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -289,8 +305,6 @@ def _check_pool(config: TournamentConfig, source: str) -> None:
         )
     if config.format == "gauntlet":
         _check_gauntlet(config, source)
-    elif config.candidates:
-        raise ConfigError(f"{source}: key 'candidates': only used with format 'gauntlet'")
     elif config.seats > len(config.bots):
         raise ConfigError(
             f"{source}: key 'seats': {config.seats} seats need at least {config.seats} bots "

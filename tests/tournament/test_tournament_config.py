@@ -70,6 +70,19 @@ def test_the_documented_seats_message():
     assert str(err.value) == "demo.yaml: key 'seats': expected an integer 2..10, got 'x'"
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    # seen: 'seats: 9' with two bots asked for 9 bots first; given them, the run then said
+    # switch plays 2..6 seats
+    ("seats: 9\nbots: [a, b]", "demo.yaml: key 'seats': rules 'switch': seats must be 2..6, got 9"),
+    # seen: candidates in a round-robin, also named among the bots, was called a duplicate
+    ("bots: [a, b]\ncandidates: [a]", "demo.yaml: key 'candidates': only used with format 'gauntlet'"),
+])
+def test_the_mistake_named_first_is_the_one_to_fix_first(text, message):
+    with pytest.raises(ConfigError) as err:
+        parse(text)
+    assert str(err.value) == message
+
+
 @pytest.mark.parametrize(
     ("text", "key"),
     [
