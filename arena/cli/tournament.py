@@ -31,6 +31,7 @@ from arena.cli.render import (
 )
 from arena.errors import ConfigError
 from arena.play.faults import inert
+from arena.settings import did_you_mean
 from arena.tournament.address import parse_cluster
 from arena.tournament.export import ExportFormat, export as export_results, games_json, rankings_json
 from arena.tournament.ratings import rank_store
@@ -225,9 +226,10 @@ def games(
     if last is not None and (offset or limit is not None):
         fail("--last cannot be combined with --offset or --limit (it picks its own page)")
     with open_results(workspace_of(home).root, name) as store:
-        if bot is not None and bot not in store.bot_versions():
-            fail(f"--bot: tournament {name!r} has no bot {bot!r} "
-                 f"(its bots: {', '.join(sorted(store.bot_versions()))})")
+        bots = store.bot_versions()
+        if bot is not None and bot not in bots:
+            fail(f"--bot: tournament {name!r} has no bot {bot!r}{did_you_mean(bot, bots)} "
+                 f"(its bots: {', '.join(sorted(bots))})")
         page = GamePage.select(store.games(), bot, faults, offset, limit, last)
     if as_json:
         emit(json.dumps(games_json(page.records)))

@@ -461,6 +461,7 @@ def test_games_pages(faulty: Path) -> None:
 
 @pytest.mark.parametrize("options,fragments", [
     (["--bot", "nosuch"], ["--bot", "'nosuch'", "greedy, random, seat_zero_faults"]),
+    (["--bot", "gredy"], ["no bot 'gredy' (did you mean 'greedy'?)"]),
     (["--last", "2", "--offset", "1"], ["--last", "--offset"]),
     (["--last", "2", "--limit", "1"], ["--last", "--limit"]),
 ])
