@@ -620,7 +620,9 @@ class _Run:
         refused = {bot: f"{fault.code.name}: {fault.summary()}"
                    for bot in bots if (fault := faults[bot]) is not None}
         if refused:
-            raise _refusal(refused, origins)
+            error = _refusal(refused, origins)
+            log.error("tournament %s: %s", self.name, inert(str(error)))  # the log says why it stopped
+            raise error
 
     def _loop(self, pool: Backend) -> None:
         if self.course is None:

@@ -132,6 +132,8 @@ def test_a_bot_broken_from_the_start_is_refused_before_the_first_game(tmp_path: 
     assert f"'raise_in_act' ({HOSTILE / 'raise_in_act.py'}): INVALID: ValueError: boom-7f3a in act " \
            "(raise_in_act.py, line 6: raise ValueError(" in message
     assert not (tmp_path / "results" / "hostile.sqlite").exists()   # no empty tournament left
+    log = (tmp_path / "results" / "hostile.log").read_text().splitlines()
+    assert log[-1].endswith(f" ERROR: tournament hostile: {message}")   # the log says why it stopped
     assert orphaned_bot_processes() == []
     (tmp_path / "results" / "hostile.sqlite").write_bytes(b"")     # a store begun before stays
     with pytest.raises(BotRefusedError):
