@@ -133,8 +133,8 @@ def _apply_table_keys(keys: _Keys, game: Game) -> None:
     game.direction = keys.take("direction", int, 1, lambda v: v in (1, -1), "1 or -1")
     if keys.has("active_suit"):
         suit = keys.take("active_suit", object)
-        try:
-            game.active_suit = parse_suit(str(suit))
+        try:  # null: no suit named yet, any card goes (C1's starter 8), as the replay JSON writes it
+            game.active_suit = -1 if suit is None else parse_suit(str(suit))
         except InvalidCardError:
             raise keys.fail("active_suit", f"unknown suit {suit!r}") from None
     if keys.take("pending", dict, None, expect="a mapping {kind: ..., amount: N}") is not None:

@@ -90,3 +90,22 @@ def test_a_rule_set_or_position_that_is_not_utf8_is_named_in_one_line(tmp_path: 
         load_rules(str(path))
     with pytest.raises(PositionError, match=rf"^{path}: position file is not UTF-8 text"):
         load_position(path)
+
+
+def test_C1_a_starter_eight_with_no_suit_named_reads_back_from_its_replay_json(tmp_path: Path) -> None:
+    """C1: an 8 turned as the starter names no suit, and the replay JSON says so with
+    `"active_suit": null`. That JSON must read back as a position (one notation, both ways):
+    `active_suit: null` was refused as "unknown suit None", and leaving it out meant the 8's own
+    suit, a different game (5H would no longer be playable on 8S)."""
+    import json
+
+    from arena.engine.game import Game
+
+    rules = load_rules("crazy-eights")
+    game = next(g for g in (Game.new(rules, 4, seed) for seed in range(200)) if g.active_suit < 0)
+    shown = game.to_json()
+    assert shown["active_suit"] is None and shown["top"][0] == "8"
+    keys = ("to_move", "direction", "top", "active_suit", "hands", "stock", "discard", "recycles_left")
+    text = json.dumps({"rules": "crazy-eights", **{key: shown[key] for key in keys}})
+    read = load_position(write(tmp_path, text, "position.yaml")).game
+    assert read.active_suit < 0 and read.to_json() == shown
