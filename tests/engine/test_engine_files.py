@@ -109,3 +109,32 @@ def test_C1_a_starter_eight_with_no_suit_named_reads_back_from_its_replay_json(t
     text = json.dumps({"rules": "crazy-eights", **{key: shown[key] for key in keys}})
     read = load_position(write(tmp_path, text, "position.yaml")).game
     assert read.active_suit < 0 and read.to_json() == shown
+
+
+@pytest.mark.parametrize("preset", ["switch", "crazy-eights", "switch-classic", "london", "two-four-jacks",
+                                    "blackjack", "irish", "openspiel"])
+def test_any_position_of_a_random_game_reads_back_from_its_replay_json(tmp_path: Path, preset: str) -> None:
+    """One notation both ways: the replay JSON of positions met in random games (penalties,
+    mixed stacks, waiting skips, jokers on top, recycled stocks), written as a position file,
+    loads as the very same position."""
+    import json
+    import random
+
+    from arena.engine.game import Game
+
+    keys = ("to_move", "direction", "top", "active_suit", "pending", "hands", "stock", "discard",
+            "recycles_left", "pending_skip", "top_as")
+    rules = load_rules(preset)
+    checked = 0
+    for seed in range(12):
+        seats = rules.seats_min + seed % (min(rules.seats_max, 5) - rules.seats_min + 1)
+        game, rng = Game.new(rules, seats, seed), random.Random(seed)
+        while not game.is_over and game.decisions < 200:
+            if rng.random() < 0.1:
+                shown = game.to_json()
+                data = {"rules": preset, "seats": seats, **{k: shown[k] for k in keys if k in shown}}
+                read = load_position(write(tmp_path, json.dumps(data), "position.yaml")).game.to_json()
+                assert {**read, "decisions": shown["decisions"]} == shown, (preset, seed, game.decisions)
+                checked += 1
+            game.apply(rng.choice(game.legal_actions()))
+    assert checked > 20
