@@ -81,7 +81,6 @@ def export(
     """
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
-    rankings = rankings or rank_store(store)
     folder = Path(out_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -91,8 +90,10 @@ def export(
     # file must not write over that tournament's own export
     games_path = folder / f"{store.path.stem}-games.{fmt}"
     ranks_path = folder / f"{store.path.stem}-rankings.{fmt}"
-    games = (game_row(record, at) for record, at in store.finished_games())
-    _write(games_path, fmt, GAME_FIELDS, games)
+    with store.reading():  # a run may store games meanwhile: both files tell of the same ones
+        rankings = rankings or rank_store(store)
+        games = (game_row(record, at) for record, at in store.finished_games())
+        _write(games_path, fmt, GAME_FIELDS, games)
     ranks = (standing_row(s, rankings.tournament_seed) for s in rankings.standings)
     _write(ranks_path, fmt, RANKING_FIELDS, ranks)
     return [games_path, ranks_path]
@@ -133,11 +134,19 @@ def _write(path: Path, fmt: str, fields: tuple[str, ...], rows: Iterable[dict[st
                 handle.writelines(json.dumps(row, separators=(",", ":")) + "\n" for row in rows)
         os.replace(temp, path)
     except OSError as exc:
-        temp.unlink(missing_ok=True)
+        _discard(temp)
         raise ExportError(f"{path}: cannot write: {exc.strerror or exc}") from exc
     except BaseException:  # a stored game that cannot be read, Ctrl-C: no half file is left
-        temp.unlink(missing_ok=True)
+        _discard(temp)
         raise
+
+
+def _discard(temp: Path) -> None:
+    """Remove a half-written file, where it can be (a read-only folder has none to remove)."""
+    try:
+        temp.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _write_csv(handle: TextIO, fields: tuple[str, ...], rows: Iterable[dict[str, Any]]) -> None:

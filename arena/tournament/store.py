@@ -509,7 +509,7 @@ class Store:
         """
         if settings is not None and settings != RatingSettings():
             return self._summarise(self._light_games(0), settings)
-        with self._snapshot():
+        with self.reading():
             stored = None if self._old_schema else self._load_summary()
             ahead = [] if stored is None else list(self._light_games(stored.next_id))
         if stored is None:
@@ -631,7 +631,7 @@ class Store:
 
     def _rebuild(self) -> Summary:
         """The summary from every stored game; kept when this connection may write."""
-        if self.readonly or self._old_schema:
+        if self.readonly or self._old_schema or self._conn.in_transaction:  # in reading(): not kept
             return self._summarise(self._light_games(0))
         with self._transaction("rebuild the rankings"):
             summary = self._summarise(self._light_games(0))
@@ -898,8 +898,9 @@ class Store:
             return self._conn.execute(sql, params).fetchall()
 
     @contextlib.contextmanager
-    def _snapshot(self) -> Iterator[None]:
-        """Reads that all see one state of the store (a read transaction), whatever commits."""
+    def reading(self) -> Iterator[None]:
+        """Reads that all see one state of the store (a read transaction), whatever a run
+        commits meanwhile: an export's games and rankings describe the same games."""
         if self._conn.in_transaction:
             yield
             return
