@@ -14,6 +14,9 @@ _SPEC_KEYS = frozenset({"name", "path", "class", "cmd", "command"})
 CMD_PREFIX = "cmd:"   # a command line written where a bot is named: "cmd:python3 bot.py"
 
 
+DEFAULT_CLASS = "Bot"  # the class a bot file is played as unless named (file.py:Class)
+
+
 @dataclass(frozen=True)
 class BotSpec:
     """A bot: a Python file and class, or the argv of an executable speaking docs/protocol.md.
@@ -26,7 +29,7 @@ class BotSpec:
 
     name: str
     path: Path | None = None
-    class_name: str = "Bot"
+    class_name: str = DEFAULT_CLASS
     command: tuple[str, ...] | None = None
     options: tuple[tuple[str, Any], ...] = ()
 
@@ -75,14 +78,14 @@ def split_class(text: str) -> tuple[str, str | None]:
 def _parse_text(text: str, base_dir: Path, name: str | None = None) -> BotSpec:
     """``file.py`` or ``file.py:ClassName``, the file resolved against ``base_dir``."""
     file_part, named = split_class(text.strip())
-    class_name = named or "Bot"
+    class_name = named or DEFAULT_CLASS
     if not file_part.endswith(".py"):
         raise ConfigError(f"bot {text!r}: expected a Python file 'name.py' or 'name.py:Class' "
                           f"(a program in another language: '{CMD_PREFIX}{text.strip()}')")
     path = (base_dir / file_part).resolve()
     if not path.is_file():
         raise ConfigError(f"bot {text!r}: no such file {str(path)!r}")
-    default = path.stem if class_name == "Bot" else f"{path.stem}:{class_name}"
+    default = path.stem if class_name == DEFAULT_CLASS else f"{path.stem}:{class_name}"
     return BotSpec(name=name or default, path=path, class_name=class_name)
 
 

@@ -40,7 +40,9 @@ from typing import Any
 from arena.errors import ConfigError
 from arena.settings import show
 from arena.tournament.adaptive import course_of
+from arena.sandbox.spec import LIMIT_NAMES
 from arena.tournament.config import SWISS, TournamentConfig, parse_config
+from arena.tournament.discipline import FaultLimit
 from arena.tournament.schedule import ROUNDS_FIRST, Schedule
 
 _FIXED_KEYS = ("name", "rules", "seats", "format", "seatings", "seed")  # in canonical(), besides bots
@@ -94,8 +96,10 @@ class Growth:
         """True when some stored games are played again (a bot changed)."""
         return bool(self.changed)
 
-    def describe(self, stored_per_table: Mapping[int, int]) -> str:
-        """What changed and what will be played, given the stored games at each old table."""
+    def describe(self, stored_per_table: Mapping[int, int], disqualified: bool = False) -> str:
+        """What changed and what will be played, given the stored games at each old table
+        (``disqualified``: the store has disqualified bots, whose disqualifications a moved
+        schedule decides again: the counts are then the most that is kept)."""
         tables = self.table_map()
         kept = sum(n for t, n in stored_per_table.items() if t in tables)
         parts = []
@@ -116,8 +120,15 @@ class Growth:
         parts.extend(self.also)
         left = (f"{len(self.new) - kept:,} to play" if self.budget is None
                 else f"up to {max(0, self.budget - kept):,} more to play")
-        return (f"tournament {self.name!r} grows: " + "; ".join(parts)
-                + f" ({kept:,} stored games kept, {left})")
+        if disqualified and (self.drops or self.renumbers):
+            counts = (f"up to {kept:,} stored games kept and at least {left}: the "
+                      "disqualifications are decided again in the new order, and a kept game "
+                      "the decision changes is played again")
+        else:
+            counts = f"{kept:,} stored games kept, {left}"
+        if not parts:  # a rewording, a reordering: nothing the games depend on
+            return f"tournament {self.name!r} goes on: its file changed, not its games ({counts})"
+        return f"tournament {self.name!r} grows: " + "; ".join(parts) + f" ({counts})"
 
 
 @dataclass(frozen=True)
@@ -241,10 +252,14 @@ def setting_changes(old: TournamentConfig, new: TournamentConfig, seed_drawn: bo
             changes.append(f"seed changed (the stored games were dealt from {origin})")
         else:
             changes.append(f"key '{key}' changed ({show(before[key])} -> {show(after[key])})")
-    for name in sorted(set(before["limits"]) | set(after["limits"])):
-        a, b = before["limits"].get(name), after["limits"].get(name)
+    for name in LIMIT_NAMES:  # the limits in force: a default written out is no change
+        a, b = getattr(old.limits, name), getattr(new.limits, name)
         if a != b:
             changes.append(f"key 'limits.{name}' changed ({show(a)} -> {show(b)})")
+    if old.max_faults != new.max_faults:
+        changes.append(f"key 'max_faults' changed ({_fault_rule(old.max_faults)} -> "
+                       f"{_fault_rule(new.max_faults)}: the stored games' disqualifications were "
+                       "decided by the old rule)")
     removed = sorted(set(old.bot_names) - set(new.bot_names))
     if removed:
         changes.append("bot" + ("s " if len(removed) > 1 else " ")
@@ -255,6 +270,11 @@ def setting_changes(old: TournamentConfig, new: TournamentConfig, seed_drawn: bo
     if moved:
         changes.append("bots moved between 'bots' and 'candidates': " + ", ".join(map(repr, moved)))
     return changes
+
+
+def _fault_rule(rule: FaultLimit) -> str:
+    """``in_a_row 3, total none``."""
+    return f"in_a_row {_limit(rule.in_a_row)}, total {_limit(rule.total)}"
 
 
 def _rounds_lowered(stored: StoredSetup, old: TournamentConfig,

@@ -328,7 +328,7 @@ class Store:
             return Opening(growth=verdict.note)
         if verdict.growth is None:
             return Opening()  # the same tournament: resume it
-        told = verdict.growth.describe(self._stored_per_table(verdict.growth))
+        told = verdict.growth.describe(self._stored_per_table(verdict.growth), bool(self.disqualified()))
         self._grow(verdict.growth, config, config_text, rules_json, bot_versions, seed_drawn)
         return Opening(growth=told)
 

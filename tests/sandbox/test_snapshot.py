@@ -26,3 +26,15 @@ def test_a_command_keeps_its_program_and_copies_its_files(tmp_path: Path) -> Non
         assert copy.parent.name == hashlib.sha256(script.read_bytes()).hexdigest()
         assert len(version) == 64 and version != copy.parent.name  # the command is hashed too
         assert frozen.command[2] == "--fast"
+
+
+def test_the_class_played_is_part_of_a_python_bots_version(tmp_path: Path) -> None:
+    """One file, two classes (`two.py`, `two.py:First`): two bots. Seen: an entry switched to
+    the other class kept its stored games and played on under the same name, since the version
+    was the file's hash alone. A `Bot` keeps the file's hash, as every store recorded it."""
+    bot = tmp_path / "two.py"
+    bot.write_text("class Bot:\n    pass\n\nclass First:\n    pass\n")
+    file_hash = hashlib.sha256(bot.read_bytes()).hexdigest()
+    _, default = snapshot(BotSpec("mine", path=bot), tmp_path / "store")
+    _, first = snapshot(BotSpec("mine", path=bot, class_name="First"), tmp_path / "store")
+    assert default == file_hash and first != file_hash and len(first) == 64

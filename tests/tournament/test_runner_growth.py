@@ -155,6 +155,9 @@ def test_growing_decides_disqualifications_again_in_the_grown_order(tmp_path: Pa
                            home, workers=2, check=False)
     assert grown.complete and grown.growth is not None
     assert grown.played > 24    # the 24 new games, and kept games played again by the fallback
+    # what it announced is what it may do: it cannot know beforehand how many the decisions move
+    assert "(up to 12 stored games kept and at least 24 to play: the disqualifications are " \
+           "decided again in the new order" in grown.growth
     whole = run_tournament(write_strict(scratch, ["random", str(scratch / "flaky.py"), "greedy"],
                                         rounds=6), scratch, workers=1, check=False)
     grown_games, grown_table = stored(home, details=False)

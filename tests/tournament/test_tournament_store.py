@@ -143,6 +143,10 @@ def test_how_jokers_are_laid_changes_no_game_without_jokers(tmp_path) -> None:
          r"key 'seats' changed \(4 -> 3\); bot 'd' taken out"),
         ("bots: [a, b, c, d]\nrounds: 3\nseed: 8\nlimits: {move_time: 2.0}\n", RULES, VERSIONS,
          r"key 'limits.move_time' changed \(1.0 -> 2.0\)"),
+        # seen accepted as a growth of nothing, the disqualifications left as the old rule made them
+        ("bots: [a, b, c, d]\nrounds: 3\nseed: 8\nmax_faults: {in_a_row: null}\n", RULES, VERSIONS,
+         r"key 'max_faults' changed \(in_a_row 3, total null -> in_a_row null, total null: the "
+         r"stored games' disqualifications were decided by the old rule\)"),
     ],
 )
 def test_a_changed_setup_is_refused_and_results_kept(store, config_text, rules, versions, why):
@@ -151,6 +155,24 @@ def test_a_changed_setup_is_refused_and_results_kept(store, config_text, rules, 
         store.init_tournament(make_config(config_text), config_text, rules, versions)
     assert store.done_game_ids() == {0}
     assert store.tournament().config_hash == make_config(CONFIG_TEXT).config_hash
+
+
+GOES_ON = "tournament 'demo' goes on: its file changed, not its games (1 stored games kept, 11 to play)"
+
+
+@pytest.mark.parametrize(("written", "told"), [
+    ("limits: {bank: 2.0, wall_factor: 3.0, init_time: 10.0}", GOES_ON),
+    ("limits: {hook_time: 2.0, disk_mb: 16, files: 512, log_bytes: 65536}", GOES_ON),
+    ("max_faults: {in_a_row: 3, total: null}", None),   # the identity itself leaves it out
+])
+def test_a_default_written_out_is_no_change(store, written, told):
+    """The documented defaults, written into the file, are the limits and rule the stored games
+    were played under: seen refused as 'limits.bank changed (nothing -> 2.0)'. The run goes on
+    (saying the file changed but not its games, where its identity changed)."""
+    store.add_game(game(0))
+    text = CONFIG_TEXT + written + "\n"
+    assert store.init_tournament(make_config(text), text, RULES, VERSIONS).growth == told
+    assert store.done_game_ids() == {0}
 
 
 def test_fewer_rounds_are_refused_only_when_a_stored_game_lies_in_the_rounds_taken_out(store):
