@@ -17,6 +17,14 @@ CMD_PREFIX = "cmd:"   # a command line written where a bot is named: "cmd:python
 DEFAULT_CLASS = "Bot"  # the class a bot file is played as unless named (file.py:Class)
 
 
+class BotFileMissing(ConfigError):
+    """A bot named by a file that is not there (``entry`` as written, ``path`` as resolved)."""
+
+    def __init__(self, entry: str, path: Path) -> None:
+        super().__init__(f"bot {entry!r}: no such file {str(path)!r}")
+        self.entry, self.path = entry, path
+
+
 @dataclass(frozen=True)
 class BotSpec:
     """A bot: a Python file and class, or the argv of an executable speaking docs/protocol.md.
@@ -84,7 +92,7 @@ def _parse_text(text: str, base_dir: Path, name: str | None = None) -> BotSpec:
                           f"(a program in another language: '{CMD_PREFIX}{text.strip()}')")
     path = (base_dir / file_part).resolve()
     if not path.is_file():
-        raise ConfigError(f"bot {text!r}: no such file {str(path)!r}")
+        raise BotFileMissing(text, path)
     default = path.stem if class_name == DEFAULT_CLASS else f"{path.stem}:{class_name}"
     return BotSpec(name=name or default, path=path, class_name=class_name)
 

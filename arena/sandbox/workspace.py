@@ -38,7 +38,7 @@ import arena
 from arena.digest import file_sha256, sha256_hex
 from arena.errors import ArenaError, ConfigError
 from arena.sandbox.options import with_options
-from arena.sandbox.spec import BotSpec, is_command
+from arena.sandbox.spec import BotFileMissing, BotSpec, is_command
 from arena.settings import did_you_mean
 
 BUILTIN_BOTS = ("random", "greedy", "heuristic", "mcts")
@@ -254,16 +254,19 @@ class Workspace:
     def _find_entry(self, entry: str | Mapping[str, Any], folders: Sequence[Path]) -> BotSpec:
         if is_command(entry):
             return BotSpec.parse(entry, *reversed(folders))
-        last: ConfigError | None = None
+        errors: list[ConfigError] = []
         for folder in folders:
             try:
                 if isinstance(entry, str):
                     return self._find_bot(entry, base_dir=folder)
                 return BotSpec.parse(entry, folder)
             except ConfigError as error:
-                last = error
-        assert last is not None
-        raise last
+                errors.append(error)
+        missing = [error for error in errors if isinstance(error, BotFileMissing)]
+        if len(errors) > 1 and len(missing) == len(errors):  # looked for in each folder: name them all
+            places = " nor ".join(repr(str(error.path)) for error in missing)
+            raise ConfigError(f"bot {missing[0].entry!r}: no such file {places} (looked for in this order)")
+        raise errors[0]
 
     def check_writable(self) -> None:
         """Raise :class:`WorkspaceError` when ``bots/`` cannot be written: a submit should say

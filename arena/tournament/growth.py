@@ -283,8 +283,9 @@ def _rounds_lowered(stored: StoredSetup, old: TournamentConfig,
     stored rounds first and none of its stored games lies in the rounds taken out."""
     if new.rounds >= old.rounds:
         return []
-    why = "the stored games of the rounds taken out would no longer belong"
     fixed = old.until is None and new.until is None and old.format != SWISS
+    why = ("the stored games of the rounds taken out would no longer belong" if fixed else
+           "only a fixed schedule, without 'until' before and after, keeps its games when cut")
     if fixed and stored.layout == ROUNDS_FIRST:
         if stored.last_game is None:
             return []

@@ -119,6 +119,17 @@ def test_command_files_are_looked_for_in_each_folder_in_turn(tmp_path: Path) -> 
     assert text.command == ("python3", str(home / "data.txt"))
 
 
+def test_a_bot_file_in_no_folder_names_every_place_looked_in_that_order(tmp_path: Path) -> None:
+    """A tournament's `bots/myr.py` is looked for in the workspace, then beside the tournament
+    file. Seen: the error named only the second place, where the operator had never put it."""
+    home, cup = tmp_path / "home", tmp_path / "home" / "tournaments"
+    cup.mkdir(parents=True)
+    with pytest.raises(ConfigError) as missing:
+        Workspace(home).resolve_entry("bots/myr.py", [home, cup])
+    assert str(missing.value) == (f"bot 'bots/myr.py': no such file '{home / 'bots' / 'myr.py'}' nor "
+                                  f"'{cup / 'bots' / 'myr.py'}' (looked for in this order)")
+
+
 def test_a_registered_command_bot_round_trips_through_the_registry(tmp_path: Path) -> None:
     registry = Registry(tmp_path / "bots" / "registry.json")
     registry.add(Registry.new_command_entry("first", ("python3", "first.py"), "ab" * 32))

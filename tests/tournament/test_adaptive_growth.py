@@ -87,3 +87,15 @@ def test_a_round_robin_refuses_an_until_added_and_bots_added_under_one(tmp_path:
     with stored(tmp_path / "adaptive", adaptive) as store:
         with pytest.raises(ConfigChangedError, match="bots added \\(e\\): its stops were decided"):
             reopen(store, adaptive.replace("[a, b, c, d]", "[a, b, c, d, e]"))
+
+
+def test_cutting_the_rounds_of_a_tournament_that_had_until_names_the_real_reason(tmp_path: Path) -> None:
+    """An adaptive round-robin stored 7 games (round 1 of 4); taking 'until' out and cutting to
+    2 rounds is refused (only a fixed schedule is cut). Seen: the refusal said the stored games
+    of the rounds taken out would no longer belong, though none lay there."""
+    with stored(tmp_path, ROBIN + "until: {margin: 1.5}\n") as store:
+        with pytest.raises(ConfigChangedError, match=r"key 'rounds' lowered \(4 -> 2: only a fixed "
+                                                     r"schedule, without 'until' before and after, "
+                                                     r"keeps its games when cut\)"):
+            reopen(store, ROBIN.replace("rounds: 4", "rounds: 2"))
+        assert store.game_count() == 7
