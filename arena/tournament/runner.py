@@ -542,6 +542,13 @@ class _Run:
     # -- the run ---------------------------------------------------------------------------
 
     def execute(self) -> RunReport:
+        with contextlib.ExitStack() as stopping:
+            return self._execute(stopping)
+
+    def _execute(self, stopping: contextlib.ExitStack) -> RunReport:
+        """The run; after a Ctrl-C, ``stopping`` holds further ones off until the report: a
+        second press while the workers stop (people press again) must not cut the clean stop
+        and its summary, with the command that resumes, short."""
         interrupted = False
         if self._pending_exists():
             try:
@@ -552,6 +559,7 @@ class _Run:
                             self._probe(pool, self.origins)
                         self._loop(pool)
                     except KeyboardInterrupt:
+                        stopping.enter_context(sigint_ignored())
                         interrupted = True
                         self.progress = None  # no more display updates after Ctrl-C
                         log.warning("interrupted: stopping the workers")

@@ -83,6 +83,38 @@ def test_interrupt_keeps_finished_games_and_stops_every_process(tmp_path: Path) 
     assert resumed.complete and resumed.played == report.total - report.stored
 
 
+def test_a_second_ctrl_c_while_the_workers_stop_does_not_cut_the_clean_stop_short(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """People press Ctrl-C again while a run stops. Seen: three presses within 0.3 s ended
+    the run with 'error: interrupted' and no summary nor resume command. Here a SIGINT comes
+    in while the workers are being stopped: the run still ends with its report."""
+    import os
+    import signal
+
+    from arena.tournament.pool import LocalPool
+
+    stop = LocalPool.stop
+
+    def pressed_again(self):  # type: ignore[no-untyped-def]
+        os.kill(os.getpid(), signal.SIGINT)
+        return stop(self)
+
+    monkeypatch.setattr(LocalPool, "stop", pressed_again)
+
+    def stop_after_three(progress: Progress) -> None:
+        if progress.stored >= 3:
+            raise KeyboardInterrupt
+
+    config = write_config(tmp_path, rounds=8)
+    try:
+        report = run_tournament(config, tmp_path, workers=2, progress=stop_after_three)
+    except KeyboardInterrupt:
+        pytest.fail("the second Ctrl-C cut the stop short: no report")
+    assert report.interrupted and 3 <= report.stored < report.total
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # restored after the run
+    assert multiprocessing.active_children() == []
+
+
 def test_progress_reports_counts_rate_and_leaders(tmp_path: Path) -> None:
     seen: list[Progress] = []
     report = run_tournament(write_config(tmp_path, rounds=1), tmp_path, workers=1, progress=seen.append)
