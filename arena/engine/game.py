@@ -582,9 +582,11 @@ class Game:
             self.clear_pending()
         self.pending_skip = False
         self.history.append(Event(seat, play, drew, True))
-        # G5: only passes make a blocked game; a blunder is a play, even one that draws nothing
-        # (its player may still hold playable cards)
-        self.passes_in_row = 0
+        # G5: a blunder that draws nothing and takes no penalty changes nothing, as a pass; were
+        # it to break the run, a seat stuck with the most cards could blunder every turn and
+        # turn the blocked game it loses into the decision cap's draw. (A seat that blunders
+        # while it could play ends the run with a pass of its own making.)
+        self.passes_in_row = 0 if drew or took_penalty else self.passes_in_row + 1
         self._end_turn(self._next_seat(seat, 0))
 
     def _draw_action(self, seat: int) -> None:

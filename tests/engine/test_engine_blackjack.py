@@ -174,18 +174,18 @@ def test_B4_a_blunder_under_a_penalty_also_takes_the_penalty_and_unheld_cards_ar
 
 
 
-def test_B4_G5_a_blunder_that_draws_nothing_is_no_pass_and_blocks_nothing():
-    """G5 counts passes only; a blunder is a play. Seat 0 (3C) can neither play on 9H nor draw
-    and passes; seat 1 then blunders 5H 9S (9S cannot follow 5H) with nothing left to draw. It
-    still holds 5H and 9S, both playable, so the game is not blocked: seat 0 passes again and
-    seat 1 plays on."""
-    game = position(B, ["3C", "5H 9S 4D"], "9H")
+def test_B4_G5_a_blunder_that_draws_and_takes_nothing_counts_as_a_pass():
+    """G5 with B4: a blunder with nothing left to draw and no penalty changes nothing, as a
+    pass does. Seat 0 (3C 4C) can neither play on 9H nor draw, seat 1 (5D) neither: were seat
+    0's blunder 3C to break the run of passes, seat 0, which loses the blocked game on cards,
+    could blunder every turn until the decision cap called it a draw. The game is blocked,
+    and seat 1 wins on fewest cards."""
+    game = position(B, ["3C 4C", "5D"], "9H")
+    game.apply("3C")
+    assert game.history[-1].blunder and game.history[-1].drew == 0 and not game.is_over
     game.apply("pass")
-    game.apply("5H 9S")
-    assert game.history[-1].blunder and game.history[-1].drew == 0
-    assert not game.is_over and game.to_move == 0
-    game.apply("pass")
-    assert not game.is_over and game.to_move == 1 and "5H" in texts(game.legal_actions())
+    assert game.is_over and game.outcome.reason == "blocked" and game.outcome.winner == 1
+
 
 # -- B5 last card -----------------------------------------------------------------------------
 
