@@ -17,7 +17,7 @@ from pathlib import Path
 from arena.digest import sha256_hex
 from arena.errors import ArenaError
 from arena.sandbox.runtime import is_system_program
-from arena.sandbox.spec import DEFAULT_CLASS, BotSpec
+from arena.sandbox.spec import BotSpec
 
 
 class SnapshotError(ArenaError):
@@ -27,14 +27,13 @@ class SnapshotError(ArenaError):
 def snapshot(spec: BotSpec, folder: Path) -> tuple[BotSpec, str]:
     """``spec`` naming copies under ``folder``, and its version (the SHA-256 of what runs).
 
-    A bot's class and options are part of what runs: a file's class other than ``Bot``
-    (``two.py:First``) and a bot's options are hashed with its files, so one file played as two
-    classes, or under two settings, is two versions; a ``Bot`` without options keeps the
-    version it always had.
+    A bot's options are part of what runs: a bot with options is versioned by its files' hash
+    and its options together, so one file under two settings is two versions, and a bot
+    without options keeps the version it always had. (The class a file is played as is not
+    hashed, so that every stored version stays what it was: a tournament entry that names
+    another class is refused by :func:`arena.tournament.growth.setting_changes`.)
     """
     copied, version = _snapshot_files(spec, folder)
-    if spec.path is not None and spec.class_name != DEFAULT_CLASS:
-        version = sha256_hex(json.dumps([version, spec.class_name]))
     if spec.options:
         version = sha256_hex(json.dumps([version, [list(pair) for pair in spec.options]]))
     return copied, version

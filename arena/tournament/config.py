@@ -73,7 +73,8 @@ from typing import Any
 from arena.digest import sha256_hex
 from arena.engine.rules import load_rules, preset_names
 from arena.errors import ConfigError, RulesError
-from arena.sandbox.spec import LIMIT_NAMES, Limits, limit_accepts, limit_expectation, limit_kind
+from arena.sandbox.spec import (CMD_PREFIX, DEFAULT_CLASS, LIMIT_NAMES, Limits, limit_accepts,
+                                limit_expectation, limit_kind, split_class)
 from arena.settings import REQUIRED, Keys, load_yaml, read_text, refuse_other_kind, show
 from arena.tournament.address import EXPECTED, parse_cluster
 from arena.tournament.discipline import FaultLimit
@@ -109,6 +110,21 @@ class BotEntry:
 
     name: str
     spec: str | Mapping[str, Any] = field(hash=False)
+
+    @property
+    def class_named(self) -> str | None:
+        """The class the entry names for a Python file (``two.py:First``, ``{path: two.py,
+        class: First}``, ``{bot: two.py:First}``), ``Bot`` for a file that names none, and
+        None for a command or a bot named by name (its class is the registry's)."""
+        spec = self.spec
+        if isinstance(spec, Mapping):
+            if "class" in spec:
+                return str(spec["class"])
+            spec = spec.get("path", spec.get("bot"))
+        if not isinstance(spec, str) or spec.strip().startswith(CMD_PREFIX):
+            return None
+        file_part, named = split_class(spec.strip())
+        return named or (DEFAULT_CLASS if file_part.endswith(".py") else None)
 
 
 @dataclass(frozen=True)

@@ -265,6 +265,12 @@ def setting_changes(old: TournamentConfig, new: TournamentConfig, seed_drawn: bo
         changes.append("bot" + ("s " if len(removed) > 1 else " ")
                        + ", ".join(repr(b) for b in removed)
                        + " taken out (their stored games would no longer belong)")
+    entries = {e.name: e for e in old.bots + old.candidates}
+    for entry in new.bots + new.candidates:
+        was = entries.get(entry.name)
+        if was is not None and was.class_named != entry.class_named:
+            changes.append(f"bot {entry.name!r} plays another class of its file ({was.class_named} "
+                           f"-> {entry.class_named}): give it another name")
     moved = sorted(b for b in set(old.bot_names) & set(new.bot_names)
                    if (b in {e.name for e in old.candidates}) != (b in {e.name for e in new.candidates}))
     if moved:

@@ -157,6 +157,21 @@ def test_a_changed_setup_is_refused_and_results_kept(store, config_text, rules, 
     assert store.tournament().config_hash == make_config(CONFIG_TEXT).config_hash
 
 
+def test_an_entry_switched_to_another_class_of_its_file_is_refused(tmp_path) -> None:
+    """Seen: {name: mine, path: two.py} switched to two.py:First kept its stored games and
+    played on as First under the same name (the version is the file's hash: the class is not
+    in it, so that stored versions stay as they were). The entries tell the class."""
+    before = "bots: [a, b, c, {name: d, path: two.py}]\nrounds: 3\nseed: 8\n"
+    after = before.replace("path: two.py}", "path: two.py, class: First}")
+    with Store.open(results_path("two", tmp_path / "results")) as opened:
+        opened.init_tournament(make_config(before), before, RULES, VERSIONS)
+        opened.add_game(game(0))
+        with pytest.raises(ConfigChangedError, match=r"bot 'd' plays another class of its file "
+                                                     r"\(Bot -> First\): give it another name"):
+            opened.init_tournament(make_config(after), after, RULES, VERSIONS)
+        assert opened.done_game_ids() == {0}
+
+
 GOES_ON = "tournament 'demo' goes on: its file changed, not its games (1 stored games kept, 11 to play)"
 
 
