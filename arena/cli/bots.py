@@ -203,5 +203,5 @@ def submit(
 @app.command("bots")
 @handles_errors
 def list_bots(home: Optional[Path] = home_option()) -> None:
-    """List the built-in and registered bots."""
+    """List the built-in, registered and local bots (a registered one edited since: changed)."""
     render_bots(console(), workspace_of(home))

@@ -37,8 +37,8 @@ from typing import Any
 import arena
 from arena.digest import file_sha256, sha256_hex
 from arena.errors import ArenaError, ConfigError
-from arena.sandbox.options import with_options
-from arena.sandbox.spec import BotFileMissing, BotSpec, is_command
+from arena.sandbox.options import declaration_file, with_options
+from arena.sandbox.spec import CMD_PREFIX, DEFAULT_CLASS, BotFileMissing, BotSpec, is_command
 from arena.settings import did_you_mean
 
 BUILTIN_BOTS = ("random", "greedy", "heuristic", "mcts")
@@ -263,8 +263,9 @@ class Workspace:
             except ConfigError as error:
                 errors.append(error)
         missing = [error for error in errors if isinstance(error, BotFileMissing)]
-        if len(errors) > 1 and len(missing) == len(errors):  # looked for in each folder: name them all
-            places = " nor ".join(repr(str(error.path)) for error in missing)
+        paths = list(dict.fromkeys(str(error.path) for error in missing))   # an absolute one: once
+        if len(paths) > 1 and len(missing) == len(errors):  # looked for in each folder: name them all
+            places = " nor ".join(map(repr, paths))
             raise ConfigError(f"bot {missing[0].entry!r}: no such file {places} (looked for in this order)")
         raise errors[0]
 
@@ -284,7 +285,10 @@ class Workspace:
         if not self.bots_dir.is_dir():
             return []
         registered = {entry.file for entry in self.registry.entries().values()}
-        return sorted(p for p in self.bots_dir.glob("*.py") if p.name not in registered)
+        builtins = {(builtin_dir() / f"{name}.py").resolve() for name in BUILTIN_BOTS}
+        # a clone's own bots/ holds the built-in files themselves: they are listed as built-in
+        return sorted(p for p in self.bots_dir.glob("*.py")
+                      if p.name not in registered and p.resolve() not in builtins)
 
     def known_names(self) -> list[str]:
         """Built-in, registered and local bot names, sorted, without repeats."""
@@ -319,10 +323,20 @@ class Workspace:
         try:
             if entry.command is None:
                 return file_sha256(place)
-            files = {path.name: path.read_bytes() for path in place.iterdir() if path.is_file()}
-        except OSError:
+            return command_version(entry.command, self._registered_files(entry))
+        except (OSError, ConfigError):
             return None
-        return command_version(entry.command, files)
+
+    def _registered_files(self, entry: RegistryEntry) -> dict[str, bytes]:
+        """A registered command's files as ``arena submit`` recorded them: the files its command
+        names, and its options' declaration (whatever else lies in its folder does not run)."""
+        spec = self._command_spec(entry)
+        assert spec.command is not None
+        folder = (self.bots_dir / entry.file).resolve()
+        named = [Path(arg) for arg in spec.command if Path(arg).is_absolute() and Path(arg).parent == folder]
+        declaration = declaration_file(spec)
+        files = [*named, *([declaration] if declaration is not None else [])]
+        return {path.name: path.read_bytes() for path in files if path.is_file()}
 
     def _check_unchanged(self, entry: RegistryEntry) -> None:
         """Refuse a registered bot whose files changed after ``arena submit`` validated them:
@@ -331,8 +345,13 @@ class Workspace:
         if now is None or now == entry.sha256:
             return  # a missing file is named by the spec's own check
         place = self.bots_dir / entry.file
-        again = (f"with --name {entry.name} --replace" if entry.command is not None else
-                 f"(arena submit {shlex.quote(str(place))} --replace), or name the file to play it as it is")
+        if entry.command is not None:
+            command = shlex.quote(CMD_PREFIX + shlex.join(entry.command))
+            again = f"from its source folder (arena submit {command} --name {entry.name} --replace)"
+        else:
+            named = place if entry.class_name == DEFAULT_CLASS else f"{place}:{entry.class_name}"
+            again = (f"(arena submit {shlex.quote(str(named))} --replace), or name the file to play "
+                     "it as it is")
         raise ConfigError(f"bot {entry.name!r}: {place} changed after it was submitted (sha256 "
                           f"{entry.sha256[:12]}, now {now[:12]}): submit it again {again}")
 

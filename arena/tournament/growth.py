@@ -177,9 +177,9 @@ def judge(stored: StoredSetup, config: TournamentConfig, rules_snapshot: Mapping
     if config.rounds < old_config.rounds:
         kept.append(f"rounds {old_config.rounds} -> {config.rounds} (no game of the rounds "
                     "taken out was stored)")
-    if config.format == SWISS:  # only its until changed: nothing stored moves
-        return Verdict(note=f"tournament {config.name!r} goes on: " + "; ".join(kept)
-                       + " (its stored games are kept)")
+    if config.format == SWISS:  # only its until changed, or nothing its games depend on
+        told = "; ".join(kept) or "its file changed, not its games"
+        return Verdict(note=f"tournament {config.name!r} goes on: {told} (its stored games are kept)")
     old, new = Schedule.from_config(old_config), Schedule.from_config(config)
     gone = set(old.tables) - set(new.tables)
     if gone:
@@ -279,7 +279,7 @@ def setting_changes(old: TournamentConfig, new: TournamentConfig, seed_drawn: bo
 
 
 def _fault_rule(rule: FaultLimit) -> str:
-    """``in_a_row 3, total none``."""
+    """``in_a_row 3, total null``."""
     return f"in_a_row {_limit(rule.in_a_row)}, total {_limit(rule.total)}"
 
 

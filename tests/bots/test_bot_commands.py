@@ -174,6 +174,17 @@ def test_a_workspace_that_cannot_be_written_gets_one_line_and_no_games(tmp_path)
     assert (home / "bots").read_text() == "not a folder"
 
 
+def test_bots_lists_the_built_in_files_once_in_a_clone_whose_bots_folder_holds_them(tmp_path):
+    """In a clone, the workspace's bots/ is where the built-in files live: they are built-in,
+    not local copies of themselves as well."""
+    from arena.sandbox.workspace import builtin_dir
+
+    (tmp_path / "bots").symlink_to(builtin_dir())   # as a clone's workspace is the clone itself
+    listed = arena("bots", "--home", str(tmp_path)).output
+    for name in ("random", "greedy", "heuristic", "mcts"):
+        assert len(re.findall(rf"^{name}\s+(built-in|local)", listed, re.MULTILINE)) == 1, listed
+
+
 def test_home_comes_from_the_environment(tmp_path):
     result = runner.invoke(app, ["new-bot", "envbot"], env={"ARENA_HOME": str(tmp_path)})
     assert result.exit_code == 0, result.output

@@ -65,9 +65,12 @@ def test_submit_validates_and_registers_a_command_bot_that_then_plays_by_name(tm
     assert "first" in listed.output and "registered" in listed.output
     again = arena("submit", EXAMPLE, "--name", "first", "--home", str(home))
     assert again.exit_code == 1 and "--replace" in again.output
+    (registered.parent / "README.txt").write_text("notes beside it: nothing that runs\n")
+    assert Workspace(home).resolve_bot("first").command == ("python3", str(registered))
     registered.write_text(registered.read_text() + "# edited after submit\n")
     with pytest.raises(ConfigError, match=r"bot 'first': \S+first changed after it was submitted .*"
-                                          r"submit it again with --name first --replace"):
+                                          r"submit it again from its source folder \(arena submit "
+                                          r"'cmd:python3 first_legal_cmd.py' --name first --replace\)"):
         Workspace(home).resolve_bot("first")
 
 

@@ -128,6 +128,9 @@ def test_a_bot_file_in_no_folder_names_every_place_looked_in_that_order(tmp_path
         Workspace(home).resolve_entry("bots/myr.py", [home, cup])
     assert str(missing.value) == (f"bot 'bots/myr.py': no such file '{home / 'bots' / 'myr.py'}' nor "
                                   f"'{cup / 'bots' / 'myr.py'}' (looked for in this order)")
+    with pytest.raises(ConfigError) as absolute:   # the same place from both folders: said once
+        Workspace(home).resolve_entry("/nonexistent/x.py", [home, cup])
+    assert str(absolute.value) == "bot '/nonexistent/x.py': no such file '/nonexistent/x.py'"
 
 
 def test_a_registered_command_bot_round_trips_through_the_registry(tmp_path: Path) -> None:

@@ -99,3 +99,11 @@ def test_cutting_the_rounds_of_a_tournament_that_had_until_names_the_real_reason
                                                      r"keeps its games when cut\)"):
             reopen(store, ROBIN.replace("rounds: 4", "rounds: 2"))
         assert store.game_count() == 7
+
+
+def test_a_swiss_file_changed_in_nothing_its_games_depend_on_says_so(tmp_path: Path) -> None:
+    """Seen: 'goes on:  (its stored games are kept)', an empty reason, for a default limit
+    written into a swiss file."""
+    with stored(tmp_path, SWISS) as store:
+        assert reopen(store, SWISS + "limits: {bank: 2.0}\n").growth == (
+            "tournament 'demo' goes on: its file changed, not its games (its stored games are kept)")
