@@ -13,7 +13,7 @@ import os
 import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -34,6 +34,7 @@ from arena.play.faults import inert
 from arena.settings import did_you_mean
 from arena.tournament.address import parse_cluster
 from arena.tournament.export import ExportFormat, export as export_results, games_json, rankings_json
+from arena.tournament.pool import sigint_ignored
 from arena.tournament.ratings import rank_store
 from arena.tournament.records import GameRecord
 from arena.tournament.replay import open_results
@@ -74,8 +75,10 @@ def run(
         else:
             report = _run(path, workspace_of(home).root, workers, restart, max_games, trusted,
                           cluster, display)
-    _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted, cluster),
-            display.shown)
+    # after a Ctrl-C, another press must not cut the summary and its resume command short
+    with sigint_ignored() if report.interrupted else nullcontext():
+        _finish(report, workspace_of(home).root, _resume_argv(file, workers, home, trusted, cluster),
+                display.shown)
 
 
 @contextmanager
