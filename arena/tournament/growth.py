@@ -341,7 +341,8 @@ def _rules_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
     keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
     shown = ", ".join(f"'{k}': {show(old.get(k))} -> {show(new.get(k))}" for k in keys[:3])
     more = f" and {len(keys) - 3} more" if len(keys) > 3 else ""
-    return f"rule settings changed ({shown}{more})"
+    # the file is not always the user's doing: an arena's preset can change with its version
+    return f"rule settings changed ({shown}{more}) in the rule set's file or this arena's preset"
 
 
 def _flat(settings: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -123,7 +123,8 @@ def test_how_jokers_are_laid_changes_no_game_without_jokers(tmp_path) -> None:
     with Store.open(results_path("jokers", tmp_path / "results")) as opened:
         opened.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT, dealt, VERSIONS)
         opened.add_game(game(0))
-        with pytest.raises(ConfigChangedError, match=r"rule settings changed \('play.jokers': nothing -> 'named'\)"):
+        with pytest.raises(ConfigChangedError, match=r"rule settings changed \('play.jokers': nothing -> 'named'\) "
+                                                          r"in the rule set's file or this arena's preset"):
             opened.init_tournament(make_config(CONFIG_TEXT), CONFIG_TEXT,
                                    {**dealt, "play": {"sets": ["J"], "jokers": "named"}}, VERSIONS)
 
