@@ -35,7 +35,7 @@ from arena.engine.rules import DEFAULT_PRESET, load_rules
 from arena.errors import ConfigError
 from arena.sandbox import BotSpec, Limits
 from arena.sandbox.options import options_label, parse_assignments, with_options
-from arena.sandbox.spec import is_command, split_class
+from arena.sandbox.spec import DEFAULT_CLASS, is_command, split_class
 from arena.sandbox.workspace import Workspace
 from arena.services.submit import accept, accept_command, check_clash, new_bot as write_new_bot, validate
 from arena.tournament.sprt import Model, Sprt
@@ -162,7 +162,7 @@ def submit(
     bot: str = typer.Argument(..., metavar="PATH", help="The bot's Python file (file.py:Class for a class other than Bot), or cmd:COMMAND for a program in any language."),
     name: Optional[str] = typer.Option(None, "--name", help="Register under this name (default: the file's stem)."),
     replace: bool = typer.Option(False, "--replace", help="Replace a bot already registered under the name."),
-    class_name: str = typer.Option("Bot", "--class", help="The bot's class."),
+    class_name: str = typer.Option(DEFAULT_CLASS, "--class", help="The bot's class."),
     rules_name: str = typer.Option(DEFAULT_PRESET, "--rules", help="The preset the validation games use."),
     init_time: float = typer.Option(10.0, "--init-time", min=0.1, help="Seconds allowed to load."),
     option: List[str] = typer.Option([], "--option", metavar="KEY=VALUE",

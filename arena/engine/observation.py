@@ -217,21 +217,11 @@ def _public_events(game: Game) -> list[HistoryEvent]:
     return cache
 
 
-def _wire_pending(game: Game) -> dict[str, Any]:
-    """The pending penalty as :meth:`Pending.to_json <arena.engine.game.Pending.to_json>` writes
-    it, built without the dataclass: the referee's hot path."""
-    pending: dict[str, Any] = {"kind": game.pending_kind, "amount": game.pending_amount}
-    holds = game.pending_holds()
-    if holds:
-        pending["holds"] = list(holds)
-    return pending
-
-
 def wire_observation(game: Game, seat: int, since: int) -> dict[str, Any]:
     """The JSON object the referee sends ``seat`` (docs/protocol.md): its view of ``game``, its
     legal actions when it is to move, and the public events from ``history[since]`` on (the bot
     host adds them to the earlier ones). The referee's hot path: it copies no more history."""
-    pending_kind = game.pending_kind
+    pending = game.pending
     drawn = game.drawn_card
     to_move = seat == game.to_move
     return {
@@ -241,7 +231,7 @@ def wire_observation(game: Game, seat: int, since: int) -> dict[str, Any]:
         "hand": [NAMES[c] for c in game.hands[seat]],
         "top": NAMES[game.discard[-1]],
         "active_suit": SUITS[game.active_suit] if game.active_suit >= 0 else None,
-        "pending": _wire_pending(game) if pending_kind else None,
+        "pending": pending.to_json() if pending is not None else None,  # as the replay JSON
         "direction": game.direction,
         "hand_sizes": [len(h) for h in game.hands],
         "stock_size": len(game.stock),

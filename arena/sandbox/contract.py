@@ -14,6 +14,7 @@ import ast
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.sandbox.spec import DEFAULT_CLASS
 
 #: The largest bot source the parent reads. A bot is a program, not its data: a bigger file is
 #: refused before it is read, so a submitted file cannot make the parent parse gigabytes.
@@ -48,7 +49,7 @@ def parse_source(path: Path) -> ast.Module:
         raise SourceError("the source nests too deeply to be read") from None
 
 
-def contract_problem(path: Path, class_name: str = "Bot") -> str | None:
+def contract_problem(path: Path, class_name: str = DEFAULT_CLASS) -> str | None:
     """What breaks the contract in the bot file ``path``, on one line, or ``None``.
 
     A syntax error names its line and shows it: ``syntax error at line 2: invalid syntax:

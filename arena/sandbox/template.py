@@ -431,9 +431,7 @@ class GameProcess:
         poller.register(self.pidfd, select.POLLIN)
         if not poller.poll(max(0, int(timeout * 1000))):
             return None
-        self.dead = True
-        self.status = self.template.exit_status(self.local_pid, time.monotonic() + timeout)
-        return self.status
+        return self._reaped(timeout)
 
     def kill_for_status(self, timeout: float) -> int | None:
         """SIGKILL the process and return how it ended: ``-SIGKILL`` when the kill ended it,
@@ -442,6 +440,10 @@ class GameProcess:
         if self.status is not None or self.dead:
             return self.status
         _kill_and_wait(self.pidfd)
+        return self._reaped(timeout)
+
+    def _reaped(self, timeout: float) -> int | None:
+        """The process is gone: its exit status, as the template reports it."""
         self.dead = True
         self.status = self.template.exit_status(self.local_pid, time.monotonic() + timeout)
         return self.status

@@ -99,7 +99,7 @@ class RegistryEntry:
     file: str
     sha256: str
     date: str
-    class_name: str = "Bot"
+    class_name: str = DEFAULT_CLASS
     command: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -152,7 +152,7 @@ class Registry:
             os.replace(tmp, self.path)
 
     @staticmethod
-    def new_entry(name: str, file: Path, class_name: str = "Bot") -> RegistryEntry:
+    def new_entry(name: str, file: Path, class_name: str = DEFAULT_CLASS) -> RegistryEntry:
         """An entry for ``file`` (already in ``bots/``) stamped with its hash and the time now."""
         return RegistryEntry(name, Path(file).name, file_sha256(file), _now(), class_name)
 
@@ -364,7 +364,7 @@ class Workspace:
         return BotSpec.parse({"name": entry.name, "cmd": list(entry.command)}, folder)
 
     @staticmethod
-    def _spec(name: str, path: Path, class_name: str = "Bot") -> BotSpec:
+    def _spec(name: str, path: Path, class_name: str = DEFAULT_CLASS) -> BotSpec:
         if not path.is_file():
             raise ConfigError(f"bot {name!r}: its file {str(path)!r} is missing")
         return BotSpec(name=name, path=path.resolve(), class_name=class_name)

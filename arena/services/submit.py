@@ -40,6 +40,7 @@ from arena.sandbox.contract import contract_problem
 from arena.sandbox.options import declaration_file, with_options
 from arena.sandbox.seating import Seating
 from arena.sandbox.snapshot import snapshot
+from arena.sandbox.spec import DEFAULT_CLASS
 from arena.tournament.schedule import deal_seed, fresh_seed
 from arena.sandbox.workspace import (BUILTIN_BOTS, RegistryEntry, Workspace, check_name, command_version,
                                     writing)
@@ -95,7 +96,7 @@ class ValidationReport:
         return next((c for c in self.checks if not c.passed), None)
 
 
-def validate(bot: Path | BotSpec, class_name: str = "Bot", rules: RuleSet | None = None,
+def validate(bot: Path | BotSpec, class_name: str = DEFAULT_CLASS, rules: RuleSet | None = None,
              limits: Limits | None = None, workspace: Workspace | None = None, *,
              seed: int | None = None, trusted: bool = False,
              options: Mapping[str, Any] | None = None) -> ValidationReport:
@@ -256,7 +257,7 @@ def _describe(code: str, detail: str, log_tail: str) -> str:
 
 
 def accept(workspace: Workspace, path: Path, name: str, replace: bool = False,
-           class_name: str = "Bot", content: bytes | None = None) -> RegistryEntry:
+           class_name: str = DEFAULT_CLASS, content: bytes | None = None) -> RegistryEntry:
     """Copy a validated bot to ``bots/NAME.py`` and record it; a taken name needs ``replace``.
 
     ``content`` (a :class:`ValidationReport`'s) is written instead of the file's current bytes,
