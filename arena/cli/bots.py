@@ -183,7 +183,7 @@ def submit(
     if command is not None:
         command = with_options(command, options)
     bot_name = name or (command.name if command is not None else path.stem)
-    check_clash(workspace, bot_name, None if command else path, replace)  # fail fast, before any game
+    check_clash(workspace, bot_name, None if command else path, replace, class_name)  # fail fast
     rules, limits = load_rules(rules_name), Limits(init_time=init_time)
     report = validate(command or path, class_name, rules, limits, workspace,
                       seed=announce_seed(seed), trusted=trusted, options=options)

@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+from arena.digest import sha256_hex
 from arena.errors import ArenaError, ConfigError
 from arena.play.referee import BotClient, Referee
 from arena.engine.rules import DEFAULT_PRESET, RuleSet, load_rules
@@ -263,7 +264,7 @@ def accept(workspace: Workspace, path: Path, name: str, replace: bool = False,
     ``content`` (a :class:`ValidationReport`'s) is written instead of the file's current bytes,
     so that a file changed after its validation cannot slip in.
     """
-    check_clash(workspace, name, Path(path), replace)
+    check_clash(workspace, name, Path(path), replace, class_name, content)
     target = workspace.bots_dir / f"{name}.py"
     with writing(target):
         workspace.bots_dir.mkdir(parents=True, exist_ok=True)
@@ -298,13 +299,16 @@ def accept_command(workspace: Workspace, report: ValidationReport, name: str,
     return entry
 
 
-def check_clash(workspace: Workspace, name: str, path: Path | None, replace: bool) -> None:
+def check_clash(workspace: Workspace, name: str, path: Path | None, replace: bool,
+                class_name: str = DEFAULT_CLASS, content: bytes | None = None) -> None:
     """Refuse a built-in name, a registered or existing name unless ``replace`` is set
-    (``path``: the Python file being submitted; ``None`` for a command bot), and a workspace
-    whose ``bots/`` cannot be written."""
+    (``path``: the Python file being submitted, whose bytes are ``content`` when given; ``None``
+    for a command bot), and a workspace whose ``bots/`` cannot be written."""
     _check_not_builtin(name, "choose another with --name")
     workspace.check_writable()
     if replace:
+        if path is not None:
+            _check_same_class(workspace, name, class_name, path, content)
         return
     if workspace.registry.get(name) is not None:
         raise SubmitError(f"a bot named {name!r} is already registered: use --replace to replace it")
@@ -312,6 +316,24 @@ def check_clash(workspace: Workspace, name: str, path: Path | None, replace: boo
     for target in targets:
         if target.exists() and (path is None or target.resolve() != Path(path).resolve()):
             raise SubmitError(f"{target} already exists: use --replace to overwrite it, or --name")
+
+
+def _check_same_class(workspace: Workspace, name: str, class_name: str, path: Path,
+                      content: bytes | None) -> None:
+    """Refuse to replace a registered bot by another class of the very same bytes: tournaments
+    tell a bot's versions apart by the hash of its file, so the name's stored games would be
+    kept as if the new class had played them. (An unreadable file is for validation to name.)"""
+    entry = workspace.registry.get(name)
+    if entry is None or entry.command is not None or entry.class_name == class_name:
+        return
+    try:
+        data = content if content is not None else path.read_bytes()
+    except OSError:
+        return
+    if entry.sha256 == sha256_hex(data):
+        raise SubmitError(f"bot {name!r} is this very file playing class {entry.class_name}: "
+                          f"register class {class_name} under another name (--name), so that "
+                          "no stored game of one is taken for the other's")
 
 
 def _check_not_builtin(name: str, advice: str) -> None:

@@ -211,6 +211,25 @@ def test_submit_takes_a_class_named_after_a_colon_as_tournaments_do(tmp_path):
     assert entry is not None and entry.class_name == "Mine"
 
 
+def test_replacing_a_bot_by_another_class_of_the_same_bytes_is_refused(tmp_path):
+    """A tournament tells a registered bot's versions apart by its file's hash. Resubmitting
+    the very same file under the same name with another class would have kept every stored
+    game of the old class under the name, as if the new one had played them."""
+    source = write(tmp_path, "two", GOOD + GOOD.replace("class Bot:", "class Other:"))
+    assert arena("submit", str(source), "--seed", "1", "--home", str(tmp_path)).exit_code == 0
+    switched = arena("submit", f"{source}:Other", "--seed", "1", "--home", str(tmp_path), "--replace")
+    assert switched.exit_code == 1
+    assert "another name" in switched.output and "Traceback" not in switched.output
+    entry = Workspace(tmp_path).registry.get("two")
+    assert entry is not None and entry.class_name == "Bot"  # the registry is as it was
+    # the same class again, or another class of changed bytes, replaces as before
+    assert arena("submit", str(source), "--seed", "1", "--home", str(tmp_path), "--replace").exit_code == 0
+    source.write_text(source.read_text() + "\n# changed\n")
+    assert arena("submit", f"{source}:Other", "--seed", "1", "--home", str(tmp_path),
+                 "--replace").exit_code == 0
+    assert Workspace(tmp_path).registry.get("two").class_name == "Other"
+
+
 def test_new_bot_refuses_a_built_in_bots_name(tmp_path):
     """Its bots/random.py would have played as random in every tournament, duel and
     calibration of the workspace, while arena bots still listed the built-in one."""
