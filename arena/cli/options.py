@@ -38,6 +38,13 @@ def home_option() -> Any:
     return typer.Option(None, "--home", envvar="ARENA_HOME", help=HOME_HELP, show_envvar=False)
 
 
+def show_seed_option() -> Any:
+    """``--show-seed``: show a tournament's seed even when it was drawn at random, which
+    rankings and exports leave out while games remain to be played (it deals them all)."""
+    return typer.Option(False, "--show-seed",
+                        help="Show a seed drawn at random (secret while games remain).")
+
+
 def workspace_of(home: Path | None) -> Workspace:
     """The workspace a command's ``--home`` names (see :func:`home_option`)."""
     return Workspace.locate(home)

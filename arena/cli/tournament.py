@@ -23,7 +23,8 @@ from rich.console import RenderableType
 from rich.live import Live
 
 from arena.cli.app import app, console, emit, fail, handles_errors, warn
-from arena.cli.options import home_option, progress_every_option, trusted_option, workspace_of
+from arena.cli.options import (home_option, progress_every_option, show_seed_option, trusted_option,
+                               workspace_of)
 from arena.cli.pacing import PlainLines
 from arena.cli.render import (
     notice_markup, progress_line, progress_view, render_games, render_head_to_head,
@@ -191,8 +192,7 @@ def rankings(
     name: str = typer.Argument(..., help="A tournament name (its results/<name>.sqlite)."),
     h2h: bool = typer.Option(False, "--h2h", help="Also show the head-to-head crosstable."),
     as_json: bool = typer.Option(False, "--json", help="Print the rankings as JSON."),
-    show_seed: bool = typer.Option(False, "--show-seed",
-                                   help="Show a seed drawn at random (secret while games remain)."),
+    show_seed: bool = show_seed_option(),
     home: Optional[Path] = home_option(),
 ) -> None:
     """Show a tournament's rankings (computed from the stored games, in schedule order)."""
@@ -292,10 +292,12 @@ def export(
     name: str = typer.Argument(..., help="A tournament name."),
     fmt: ExportFormat = typer.Option("csv", "--format", help="CSV or JSON Lines files."),
     out: Optional[Path] = typer.Option(None, "--out", help="Folder for the files (default: <home>/results)."),
+    show_seed: bool = show_seed_option(),
     home: Optional[Path] = home_option(),
 ) -> None:
     """Write a tournament's games and rankings as CSV or JSON Lines files."""
     with open_results(workspace_of(home).root, name) as store:
-        paths = export_results(store, fmt, out if out is not None else workspace_of(home).results_dir)
+        paths = export_results(store, fmt, out if out is not None else workspace_of(home).results_dir,
+                               reveal_seed=show_seed)
     for path in paths:
         console().print(str(path))

@@ -4,8 +4,9 @@
 (``.jsonl`` for ``"jsonl"``). Games come in ``game_id`` order; rankings in rank order.
 CSV cells holding lists (table, places, faults, moves) are JSON text, so nothing is lost;
 places are G7 seat groups (see :mod:`arena.tournament.records`). Each ranking row also carries
-the tournament's ``seed`` (empty when the store does not record it), from which every
-``deal_seed`` of the games derives. Each file is written to a temporary name and renamed, so a
+the tournament's ``seed``, from which every ``deal_seed`` of the games derives: empty when the
+store does not record it, or when it was drawn at random and not asked for (``seed_hidden``
+true), as in the rankings: an export is shared while games remain, and that seed deals them. Each file is written to a temporary name and renamed, so a
 failed export never leaves half a file under the final name.
 
 JSON shapes.
@@ -68,16 +69,18 @@ GAME_FIELDS = (
 RANKING_FIELDS = (
     "rank", "bot", "mu", "sigma", "score", "games", "wins", "win_rate", "win_rate_lo",
     "win_rate_hi", "mean_place", "mean_place_lo", "mean_place_hi", "faults", "disqualified",
-    "seed", "moves_asked", "ms_per_move",
+    "seed", "seed_hidden", "moves_asked", "ms_per_move",
 )
 
 
 def export(
-    store: Store, fmt: str, out_dir: str | Path, rankings: Rankings | None = None
+    store: Store, fmt: str, out_dir: str | Path, rankings: Rankings | None = None,
+    reveal_seed: bool = False,
 ) -> list[Path]:
     """Write the games and rankings of ``store`` to ``out_dir``; returns the two paths.
 
-    ``rankings`` defaults to :func:`rank_store` of the store. Raises :class:`ExportError`.
+    ``rankings`` defaults to :func:`rank_store` of the store; a drawn seed is written only when
+    ``reveal_seed`` (:meth:`Rankings.seed_shown`). Raises :class:`ExportError`.
     """
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
@@ -94,7 +97,8 @@ def export(
         rankings = rankings or rank_store(store)
         games = (game_row(record, at) for record, at in store.finished_games())
         _write(games_path, fmt, GAME_FIELDS, games)
-    ranks = (standing_row(s, rankings.tournament_seed) for s in rankings.standings)
+    seed = (rankings.seed_shown(reveal_seed), rankings.seed_hidden(reveal_seed))
+    ranks = (standing_row(s, *seed) for s in rankings.standings)
     _write(ranks_path, fmt, RANKING_FIELDS, ranks)
     return [games_path, ranks_path]
 
@@ -107,9 +111,10 @@ def game_row(record: GameRecord, finished_at: str = "") -> dict[str, Any]:
     return {name: row[name] for name in GAME_FIELDS}
 
 
-def standing_row(standing: Standing, seed: int | None = None) -> dict[str, Any]:
+def standing_row(standing: Standing, seed: int | None = None,
+                 seed_hidden: bool = False) -> dict[str, Any]:
     """A flat dict of one ranking line, intervals split into ``_lo``/``_hi`` columns, and the
-    tournament's ``seed``."""
+    tournament's ``seed`` as shown (``seed_hidden``: a drawn one left out)."""
     stats = standing.stats
     win_ci = stats.win_rate_ci or (None, None)
     place_ci = stats.mean_place_ci or (None, None)
@@ -119,7 +124,7 @@ def standing_row(standing: Standing, seed: int | None = None) -> dict[str, Any]:
         "win_rate": stats.win_rate, "win_rate_lo": win_ci[0], "win_rate_hi": win_ci[1],
         "mean_place": stats.mean_place, "mean_place_lo": place_ci[0],
         "mean_place_hi": place_ci[1], "faults": stats.faults,
-        "disqualified": standing.disqualified, "seed": seed,
+        "disqualified": standing.disqualified, "seed": seed, "seed_hidden": seed_hidden,
         "moves_asked": stats.moves_asked, "ms_per_move": stats.ms_per_move,
     }
 

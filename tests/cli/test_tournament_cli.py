@@ -295,6 +295,25 @@ def test_a_file_without_seed_gets_a_drawn_seed_that_the_resume_keeps_and_no_view
     assert fresh.exit_code == 0 and drawn_seed(other) != seed
 
 
+def test_an_export_leaves_a_drawn_seed_out_unless_asked(tmp_path: Path) -> None:
+    """An export is shared as rankings are, while games remain to be played: the seed a run
+    drew would deal every one of them. Before, each ranking row of the export carried it."""
+    config = tmp_path / "cli.yaml"
+    config.write_text(CONFIG.replace("seed: 4\n", ""))
+    assert invoke(tmp_path, "run", str(config), "--max-games", "2").exit_code == 0
+    seed = drawn_seed(tmp_path)
+    for fmt in ("csv", "jsonl"):
+        out = tmp_path / f"plain-{fmt}"
+        assert invoke(tmp_path, "export", "cli", "--format", fmt, "--out", str(out)).exit_code == 0
+        assert str(seed) not in (out / f"cli-rankings.{fmt}").read_text()
+        shown = tmp_path / f"shown-{fmt}"
+        assert invoke(tmp_path, "export", "cli", "--format", fmt, "--out", str(shown),
+                      "--show-seed").exit_code == 0
+        assert str(seed) in (shown / f"cli-rankings.{fmt}").read_text()
+    rows = [json.loads(line) for line in (tmp_path / "plain-jsonl" / "cli-rankings.jsonl").open()]
+    assert rows and all(row["seed"] is None and row["seed_hidden"] for row in rows)
+
+
 def test_a_file_with_a_seed_prints_no_drawn_seed(home: Path) -> None:
     result = invoke(home, "run", str(home / "cli.yaml"))
     assert result.exit_code == 0 and "drawn at random" not in result.stdout
