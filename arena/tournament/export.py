@@ -6,8 +6,9 @@ CSV cells holding lists (table, places, faults, moves) are JSON text, so nothing
 places are G7 seat groups (see :mod:`arena.tournament.records`). Each ranking row also carries
 the tournament's ``seed``, from which every ``deal_seed`` of the games derives: empty when the
 store does not record it, or when it was drawn at random and not asked for (``seed_hidden``
-true), as in the rankings: an export is shared while games remain, and that seed deals them. Each file is written to a temporary name and renamed, so a
-failed export never leaves half a file under the final name.
+true), as in the rankings: an export is shared while games remain, and that seed deals them.
+Each file is written to a temporary name and renamed, so a failed export never leaves half a
+file under the final name.
 
 JSON shapes.
 
